@@ -203,7 +203,7 @@ class Board:
 @cache
 def make_board(setup: int = 2) -> Board:
     """The board for a setup 2-7 (see WATER_LAYOUTS); ValueError naming the allowed values otherwise."""
-    if setup not in SETUPS or isinstance(setup, bool):
+    if type(setup) is not int or setup not in SETUPS:
         raise ValueError(f"setup must be one of 2, 3, 4, 5, 6, 7 (2 is the standard setup), not {setup!r}")
     removed = _removed_corners()
     tiles: dict[str, set[Hex]] = {"centre": set()}

@@ -1,0 +1,57 @@
+"""Fixtures for browser tests: one Voila server and one headless Chromium per session, stopped at the end."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import harness  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _need_chromium() -> None:
+    """Skip (locally) or fail (under CI=true) when Debian's Chromium is missing."""
+    if not harness.CHROMIUM.exists():
+        message = f"browser tests need Debian's chromium at {harness.CHROMIUM} (apt-get install chromium)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def voila():
+    """A Voila server on a free loopback port serving notebooks/, stopped with its kernels."""
+    _need_chromium()
+    server = harness.start_voila()
+    yield server
+    server.stop()
+    assert server.alive_pids() == [], "Voila or one of its kernels survived stop()"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium driven by Playwright."""
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = harness.launch_chromium(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page (own context) at a fixed viewport; console errors are collected on it."""
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    yield page
+    context.close()
+

@@ -1,0 +1,233 @@
+"""Real servers and a real browser for tests and benchmarks: Voila or Jupyter in their own process group, Chromium via Playwright.
+
+Used by ``tests/browser`` and ``benchmarks/``.  Every server is started in its
+own session (process group) and stopped by PID: the server's group first, then
+every kernel it started (jupyter_client gives each kernel a session of its own,
+so killing the server's group alone would leave kernels running).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "artifacts"
+CHROMIUM = Path(os.environ.get("TREEGAMES_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1280, "height": 1000}
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A Jupyter-family server process in its own process group, stopped with every kernel it spawned."""
+
+    def __init__(self, argv: list[str], port: int, cwd: Path, ready_path: str = "/", log_name: str = "server"):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.log_path = ARTIFACTS / f"{log_name}-{port}.log"
+        self._log = open(self.log_path, "wb")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", JUPYTER_PLATFORM_DIRS="1")
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT,
+                                     start_new_session=True, env=env)
+        self.kernel_pids: set[int] = set()
+        self._wait_ready(ready_path)
+
+    def _wait_ready(self, path: str, timeout: float = 90.0) -> None:
+        """Poll until the server answers HTTP, or fail showing its log."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(self.base + path, timeout=2) as answer:
+                    if answer.status < 500:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"server not ready after {timeout}s:\n{self.log_path.read_text()[-3000:]}")
+
+    def children(self) -> list[psutil.Process]:
+        """Every live process the server started (its kernels among them)."""
+        try:
+            found = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+        self.kernel_pids.update(p.pid for p in found)
+        return found
+
+    def kernel_rss(self) -> list[int]:
+        """Resident memory in bytes of each live child process (the kernels)."""
+        sizes = []
+        for p in self.children():
+            with contextlib.suppress(psutil.Error):
+                if "kernel" in " ".join(p.cmdline()):
+                    sizes.append(p.memory_info().rss)
+        return sizes
+
+    def stop(self) -> None:
+        """Stop the server's process group, then every kernel it started, by PID."""
+        self.children()  # remember the kernels while the server still knows them
+        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+            if self.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, sig)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.proc.wait(wait)
+        for pid in self.kernel_pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(os.getpgid(pid), signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self._log.close()
+
+    def alive_pids(self) -> list[int]:
+        """PIDs of the server and its kernels that still exist (empty once stopped)."""
+        pids = [self.proc.pid, *self.kernel_pids]
+        return [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+
+
+def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None) -> Server:
+    """Voila serving every notebook under ``root`` on a free loopback port (tracebacks hidden)."""
+    port = port or free_port()
+    exe = str(python or sys.executable)
+    argv = [exe, "-m", "voila", str(root), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+            "--VoilaConfiguration.show_tracebacks=False", "--Voila.tornado_settings={'autoreload': False}"]
+    return Server(argv, port, cwd=root, log_name="voila")
+
+
+def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None) -> Server:
+    """A JupyterLab ('lab') or plain Jupyter ('server') server without token, for the Lab and Binder checks."""
+    port = free_port()
+    exe = str(python or sys.executable)
+    module = "jupyterlab" if kind == "lab" else "jupyter_server"
+    argv = [exe, "-m", module, "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+            "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.open_browser=False",
+            "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={root}",
+            "--allow-root"]
+    return Server(argv, port, cwd=root, ready_path="/api", log_name=kind)
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, through Playwright (never a downloaded browser)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+
+
+CANVAS_STATS_JS = """
+(index) => {
+  const all = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50 && c.height > 50);
+  const c = all[index];
+  if (!c) return null;
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let inked = 0, h = 2166136261;
+  for (let i = 0; i < data.length; i += 4) {
+    const r = data[i], g = data[i+1], b = data[i+2], a = data[i+3];
+    if (a > 0 && !(r > 250 && g > 250 && b > 250)) inked++;
+    h = Math.imul(h ^ r ^ (g << 8) ^ (b << 16) ^ (a << 24), 16777619) >>> 0;
+  }
+  const rect = c.getBoundingClientRect();
+  return {width: c.width, height: c.height, inked: inked, hash: h, count: all.length,
+          left: rect.left, top: rect.top, cssWidth: rect.width, cssHeight: rect.height};
+}
+"""
+
+PIXEL_JS = """
+([index, x, y]) => {
+  const all = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50 && c.height > 50);
+  const d = all[index].getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data;
+  return [d[0], d[1], d[2], d[3]];
+}
+"""
+
+
+def canvas_stats(page, index: int = 0) -> dict | None:
+    """Size, count of non-white pixels and a hash of the index-th large canvas on the page."""
+    return page.evaluate(CANVAS_STATS_JS, index)
+
+
+def pixel(page, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]:
+    """RGBA of one canvas pixel."""
+    return tuple(page.evaluate(PIXEL_JS, [index, x, y]))
+
+
+def wait_for_drawing(page, index: int = 0, min_inked: int = 5000, timeout: float = 60.0,
+                     differs_from: int | None = None) -> dict:
+    """Wait until the canvas is drawn (and, if given, its hash differs from a previous one)."""
+    deadline = time.monotonic() + timeout
+    stats = None
+    while time.monotonic() < deadline:
+        stats = canvas_stats(page, index)
+        if stats and stats["inked"] >= min_inked and (differs_from is None or stats["hash"] != differs_from):
+            return stats
+        page.wait_for_timeout(100)
+    raise AssertionError(f"canvas {index} not drawn as expected within {timeout}s; last seen: {stats}")
+
+
+def wait_until_stable(page, index: int = 0, quiet_ms: int = 600, timeout: float = 20.0) -> dict:
+    """Wait until the canvas stops changing for ``quiet_ms``; return its stats."""
+    deadline = time.monotonic() + timeout
+    last = canvas_stats(page, index)
+    stable_since = time.monotonic()
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        now = canvas_stats(page, index)
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        elif (time.monotonic() - stable_since) * 1000 >= quiet_ms:
+            return now
+    return last
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page screenshot under artifacts/screenshots and return its path."""
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def digest(data: bytes) -> str:
+    """A short hash, for naming cached environments."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def open_dashboard(page, server: Server, path: str, prefix: str = "/voila/render/") -> dict:
+    """Load a dashboard and wait until its first canvas is drawn and settled; return the canvas stats."""
+    page.goto(f"{server.base}{prefix}{path}", timeout=90_000)
+    wait_for_drawing(page, timeout=90)
+    return wait_until_stable(page)
+
+
+def click_canvas(page, x: float, y: float, index: int = 0) -> None:
+    """Click a canvas at canvas pixel (x, y)."""
+    stats = canvas_stats(page, index)
+    scale = stats["cssWidth"] / stats["width"]
+    page.mouse.click(stats["left"] + x * scale, stats["top"] + y * scale)

@@ -1,0 +1,1344 @@
+"""The Aspens rules engine: game, immutable states, actions and their notation.
+
+Rules live in the state's ``apply`` (one ``_apply_*`` method per action kind);
+see the package docstring of :mod:`treegames.aspens` for our interpretations.
+
+Internally the board is a bitmask: hex ``(q, r)`` is bit ``(r + 7) * 16 + (q + 7)``
+of a Python int (a spare 16th column keeps rows apart), so a player's spaces moved
+one step in a direction are one shift, and "empty spaces next to my forest in the
+Wind" is three shifts and two masks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from .. import core
+from ..core import CHANCE, TERMINAL, IllegalAction
+from .board import RADIUS, SETUPS, WATER_LAYOUTS, Board, Direction, Hex, cell_name, make_board, parse_cell
+from .odds import FACE_PROBABILITY, SUN_FACES, WIND_FACES
+
+__all__ = [
+    "PLAYER_NAMES",
+    "ASPEN",
+    "PINE",
+    "Phase",
+    "CascadeTiming",
+    "DEFAULT_OPTIONS",
+    "HOLD_LIMIT",
+    "GROW_START_TREES",
+    "MAX_STACK",
+    "NotationError",
+    "ChooseFirst",
+    "Seed",
+    "GrowUp",
+    "GrowOut",
+    "EndTurn",
+    "RollSun",
+    "RollWind",
+    "END_TURN",
+    "AspensGame",
+    "AspensState",
+    "new_game",
+]
+
+PLAYER_NAMES = ("Aspen", "Pine")
+"""Player 0 plays the Aspen trees, player 1 the Pine trees."""
+ASPEN, PINE = 0, 1
+
+HOLD_LIMIT = 5
+"""A player may end the turn holding at most this many trees ("Important reminders")."""
+
+GROW_START_TREES = 4
+"""Trees each player adds to its seeded spaces in "2. Grow Your Starting Forests"."""
+
+MAX_STACK = 255
+"""Our implementation limit on trees on one space (a game has only 2 x 120 trees)."""
+
+
+class Phase(str, Enum):
+    """The rulebook step in force; each is a decision point for a player or the dice."""
+
+    CHOOSE_FIRST = "choose-first-player"  # Setup (d): a chance node
+    SEED = "seed-starting-forests"  # How to Get Started, 1.
+    GROW_START = "grow-starting-forests"  # How to Get Started, 2.
+    ROLL_SUN = "roll-sun"  # Taking a Turn, 1. (chance)
+    ROLL_WIND = "roll-wind"  # Taking a Turn, 1. (chance); 2. Gain Trees follows at once
+    PLANT = "plant"  # Taking a Turn, 3. (4. Cascades resolve after each tree)
+    GAME_OVER = "game-over"  # Finishing & Scoring
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class CascadeTiming(str, Enum):
+    """When "4. Check for and Resolve Cascades" runs (the ``cascade_timing`` option)."""
+
+    EACH_TREE = "each-tree"  # default: immediately after every tree planted
+    END_OF_TURN = "end-of-turn"  # once, when the player ends the turn
+
+    def __str__(self) -> str:
+        return self.value
+
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "setup": 2,
+    "cascade_timing": CascadeTiming.EACH_TREE.value,
+    "trees_per_player": 120,
+}
+"""Every named option with its default (see the package docstring)."""
+
+ALLOWED_OPTIONS: dict[str, Any] = {
+    "setup": SETUPS,
+    "cascade_timing": tuple(t.value for t in CascadeTiming),
+    "trees_per_player": int,
+}
+
+
+class NotationError(IllegalAction):
+    """Text that is not Aspens action notation (or names no hex on this board)."""
+
+
+# --------------------------------------------------------------------------
+# Actions: small frozen values whose str is the notation parse_action reads
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFirst:
+    """Chance outcome of Setup (d): this player goes first."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"first {PLAYER_NAMES[self.player]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """Place one starting tree next to a water tile (How to Get Started, 1.)."""
+
+    cell: Hex
+
+    def __str__(self) -> str:
+        return f"seed {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True, slots=True)
+class GrowUp:
+    """Add a tree to a space the player owns (3A Grow Up; also the growing stage)."""
+
+    cell: Hex
+
+    def __str__(self) -> str:
+        return f"grow-up {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True, slots=True)
+class GrowOut:
+    """Plant on an empty space in the Wind (3B Grow Out); equal when the target is equal."""
+
+    cell: Hex
+    source: Hex | None = field(default=None, compare=False)
+    direction: Direction | None = field(default=None, compare=False)
+
+    def __str__(self) -> str:
+        if self.source is None or self.direction is None:
+            return f"grow-out {cell_name(self.cell)}"
+        return f"grow-out {self.direction.name} from {cell_name(self.source)} to {cell_name(self.cell)}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Stop planting and pass the dice, holding at most 5 trees."""
+
+    def __str__(self) -> str:
+        return "end-turn"
+
+
+@dataclass(frozen=True, slots=True)
+class RollSun:
+    """Chance outcome: the Sun die shows ``value`` (2-7)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"sun {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class RollWind:
+    """Chance outcome: the Wind die shows ``direction``."""
+
+    direction: Direction
+
+    def __str__(self) -> str:
+        return f"wind {self.direction.name}"
+
+
+END_TURN = EndTurn()
+
+Action = ChooseFirst | Seed | GrowUp | GrowOut | EndTurn | RollSun | RollWind
+
+FIRST_OUTCOMES = ((ChooseFirst(ASPEN), Fraction(1, 2)), (ChooseFirst(PINE), Fraction(1, 2)))
+SUN_OUTCOMES = tuple((RollSun(s), FACE_PROBABILITY) for s in SUN_FACES)
+WIND_OUTCOMES = tuple((RollWind(d), FACE_PROBABILITY) for d in WIND_FACES)
+
+
+# --------------------------------------------------------------------------
+# Board geometry as bitmasks
+
+ROW = 16
+"""Bits per board row: 15 columns and one spare that is never on the board."""
+
+
+def bit_of(cell: tuple[int, int]) -> int:
+    """The bit index of a hex in the board masks."""
+    return (cell[1] + RADIUS) * ROW + cell[0] + RADIUS
+
+
+def step_of(direction: Direction) -> int:
+    """How far a bit index moves for one step in ``direction``."""
+    dq, dr = direction.delta
+    return dq + ROW * dr
+
+
+def shifted(mask: int, step: int) -> int:
+    """Every bit of ``mask`` moved by ``step`` (one hex step in some direction)."""
+    return mask << step if step > 0 else mask >> -step
+
+
+def dilated(mask: int) -> int:
+    """The hexes next to any hex of ``mask`` (not masked to the board)."""
+    return (
+        (mask << 1) | (mask >> 1) | (mask << ROW) | (mask >> ROW) | (mask << (ROW - 1)) | (mask >> (ROW - 1))
+    )
+
+
+def bits(mask: int) -> Iterable[int]:
+    """The set bit indices of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+LOW_MASKS = {w: (1 << w) - 1 for w in (1, 2, 4, 8, 16, 32, 64, 128)}
+
+
+def nth_bit(mask: int, n: int) -> int:
+    """The index of the ``n``-th set bit (0-based) of a mask below 2**256, by halving."""
+    base, width = 0, 256
+    while width > 1:
+        width >>= 1
+        low = (mask >> base) & LOW_MASKS[width]
+        count = low.bit_count()
+        if n >= count:
+            n -= count
+            base += width
+    return base
+
+
+class Geometry:
+    """One setup's board as masks, plus the cached action values for each hex."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.bit: dict[Hex, int] = {c: bit_of(c) for c in board.cells}
+        self.cell: dict[int, Hex] = {b: c for c, b in self.bit.items()}
+        self.playable = sum(1 << self.bit[c] for c in board.playable)
+        self.water = sum(1 << self.bit[c] for c in board.water)
+        self.waters: tuple[Hex, ...] = WATER_LAYOUTS[board.setup]
+        self.water_rings: tuple[int, ...] = tuple(
+            sum(1 << self.bit[n] for n in board.neighbors(w)) & self.playable for w in self.waters
+        )
+        self.steps = {d: step_of(d) for d in Direction}
+        self.wind_steps = {d: tuple(step_of(v) for v in d.wind_directions()) for d in Direction}
+        self.seed = {b: Seed(c) for b, c in self.cell.items()}
+        self.up = {b: GrowUp(c) for b, c in self.cell.items()}
+        self.out = {b: GrowOut(c) for b, c in self.cell.items()}
+        self.out_from = {
+            (b, d): GrowOut(c, Hex(c[0] - d.delta[0], c[1] - d.delta[1]), d)
+            for b, c in self.cell.items()
+            for d in Direction
+        }
+        self.neighbours = {b: dilated(1 << b) & (self.playable | self.water) for b in self.cell}
+
+    def cells_of(self, mask: int) -> frozenset[Hex]:
+        """The hexes whose bits are set in ``mask``."""
+        return frozenset(self.cell[b] for b in bits(mask))
+
+
+@cache
+def geometry(setup: int) -> Geometry:
+    """The (shared, read-only) geometry of a setup."""
+    return Geometry(make_board(setup))
+
+
+# Arcs of empty hexes around a placed tree: neighbour bits in a window of the
+# empty mask shifted so the placed hex sits at bit ROW.  Ring order E NE NW W SW SE.
+RING_OFFSETS = (1, -(ROW - 1), -ROW, -1, ROW - 1, ROW)
+WINDOW = sum(1 << (ROW + o) for o in RING_OFFSETS)
+
+
+def _arc_table() -> dict[int, int]:
+    """Number of separate runs of empty neighbours for each window pattern."""
+    table = {}
+    for pattern in range(64):
+        present = [(pattern >> j) & 1 for j in range(6)]
+        arcs = sum(1 for j in range(6) if present[j] and not present[j - 1])
+        if all(present):
+            arcs = 1
+        window = sum(1 << (ROW + RING_OFFSETS[j]) for j in range(6) if present[j])
+        table[window] = arcs
+    return table
+
+
+ARCS = _arc_table()
+
+
+def flood(start: int, inside: int) -> int:
+    """The hexes of ``inside`` connected (through ``inside``) to hexes next to ``start``."""
+    reach = dilated(start) & inside
+    while True:
+        grown = (reach | dilated(reach)) & inside
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def sealed_regions(mine: int, theirs: int, empty: int) -> int:
+    """Empty hexes that ``theirs`` can no longer reach but ``mine`` can (both bordered by nobody else)."""
+    if not empty:
+        return 0
+    return empty & ~flood(theirs, empty) & flood(mine, empty)
+
+
+# --------------------------------------------------------------------------
+# The game
+
+
+class AspensGame:
+    """Aspens with its options; makes states (see :func:`new_game`)."""
+
+    name = "aspens"
+    num_players = 2
+
+    def __init__(self, setup: int = 2, **options: Any):
+        given = {"setup": setup, **options}
+        core.check_options(given, ALLOWED_OPTIONS)
+        trees = given.get("trees_per_player", DEFAULT_OPTIONS["trees_per_player"])
+        if not 1 <= trees <= 10_000:
+            raise ValueError(f"option 'trees_per_player' must be between 1 and 10000, not {trees!r}")
+        self.options: dict[str, Any] = {**DEFAULT_OPTIONS, **given}
+        self.board: Board = make_board(setup)
+        self.geometry = geometry(setup)
+        self.cascade_timing = CascadeTiming(self.options["cascade_timing"])
+        self.trees_per_player: int = trees
+        self.water_count = len(self.geometry.waters)
+
+    def new_initial_state(self) -> AspensState:
+        """The state before the first player is chosen (a chance node)."""
+        return AspensState._initial(self)
+
+    def state_from_json(self, text: str) -> AspensState:
+        """Rebuild a saved state by replaying its history; SavedGameError if bad."""
+        return core.load_json(self, text)  # type: ignore[return-value]
+
+    @property
+    def playable_count(self) -> int:
+        """How many spaces can hold trees (148 with 3 water tiles, 147 with 4)."""
+        return self.geometry.playable.bit_count()
+
+    def __repr__(self) -> str:
+        return f"AspensGame({self.options!r})"
+
+
+def new_game(setup: int = 2, **options: Any) -> AspensGame:
+    """An Aspens game: ``setup`` 2-7 and the named options of DEFAULT_OPTIONS."""
+    return AspensGame(setup, **options)
+
+
+# --------------------------------------------------------------------------
+# The state
+
+_SLOTS = (
+    "_game",
+    "_geo",
+    "current_player",
+    "phase",
+    "first_player",
+    "turn_player",
+    "_own",
+    "_heights",
+    "_hand",
+    "_supply",
+    "_extra",
+    "sun",
+    "wind",
+    "_gained",
+    "_cascade",
+    "_full",
+    "_hist",
+    "_len",
+)
+
+RULE_SEED = "1. Seed Your Starting Forests"
+RULE_GROW_START = "2. Grow Your Starting Forests"
+RULE_ROLL = "Taking a Turn, 1. Roll for Sun and Wind"
+RULE_GAIN = "Taking a Turn, 2. Gain Trees"
+RULE_UP = "Taking a Turn, 3A. Grow Up"
+RULE_OUT = "Taking a Turn, 3B. Grow Out"
+RULE_CASCADE = "Taking a Turn, 4. Check for and Resolve Cascades"
+RULE_HOLD = "Important reminders: hold up to 5 trees"
+RULE_OWNED = "Important reminders: never on another player's space"
+RULE_END = "Finishing & Scoring"
+RULE_FIRST = "Setup (d): randomly choose a first player"
+
+
+class AspensState:
+    """One immutable moment of an Aspens game."""
+
+    __slots__ = _SLOTS
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def _initial(cls, game: AspensGame) -> AspensState:
+        """The state before the first player is chosen."""
+        s = object.__new__(_Draft)
+        s._game = game
+        s._geo = game.geometry
+        s.current_player = CHANCE
+        s.phase = Phase.CHOOSE_FIRST
+        s.first_player = None
+        s.turn_player = None
+        s._own = (0, 0)
+        empty = bytes(ROW * (2 * RADIUS + 1))
+        s._heights = (empty, empty)
+        s._hand = (0, 0)
+        s._supply = (game.trees_per_player, game.trees_per_player)
+        s._extra = (0, 0)
+        s.sun = None
+        s.wind = None
+        s._gained = None
+        s._cascade = 0
+        s._full = 0
+        s._hist = None
+        s._len = 0
+        s.__class__ = cls
+        return s
+
+    def _child(self, action: Action) -> AspensState:
+        """A copy of this state with ``action`` appended to the history (fields then edited)."""
+        s = object.__new__(_Draft)
+        s._game = self._game
+        s._geo = self._geo
+        s.current_player = self.current_player
+        s.phase = self.phase
+        s.first_player = self.first_player
+        s.turn_player = self.turn_player
+        s._own = self._own
+        s._heights = self._heights
+        s._hand = self._hand
+        s._supply = self._supply
+        s._extra = self._extra
+        s.sun = self.sun
+        s.wind = self.wind
+        s._gained = None
+        s._cascade = 0
+        s._full = self._full
+        s._hist = (self._hist, action)
+        s._len = self._len + 1
+        return s
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("an AspensState is immutable; apply an action to get a new state")
+
+    # -- identity -------------------------------------------------------------
+
+    def _key(self) -> tuple:
+        """Everything but the history, for equality and hashing."""
+        return (
+            self._game.options["setup"],
+            self._game.options["cascade_timing"],
+            self._game.trees_per_player,
+            self.current_player,
+            self.phase,
+            self.first_player,
+            self.turn_player,
+            self._own,
+            self._heights,
+            self._hand,
+            self._supply,
+            self._extra,
+            self.sun,
+            self.wind,
+            self._gained,
+            self._cascade,
+            self._full,
+            self._len,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AspensState):
+            return NotImplemented
+        return self._key() == other._key() and self.history == other.history
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"<AspensState {self.summary()}>"
+
+    def __copy__(self) -> AspensState:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> AspensState:
+        return self
+
+    def __reduce__(self):
+        return (_replayed, (self._game.options, [str(a) for a in self.history]))
+
+    # -- the protocol ---------------------------------------------------------
+
+    @property
+    def game(self) -> AspensGame:
+        """The game (rules and options) this state belongs to."""
+        return self._game
+
+    @property
+    def history(self) -> tuple:
+        """Every action applied so far, chance outcomes included, oldest first."""
+        out = []
+        node = self._hist
+        while node is not None:
+            node, action = node
+            out.append(action)
+        out.reverse()
+        return tuple(out)
+
+    def is_terminal(self) -> bool:
+        """True once no empty playable space remains."""
+        return self.current_player == TERMINAL
+
+    def scores(self) -> tuple[int, int]:
+        """Spaces owned by each player (Finishing & Scoring); at the end they sum to the playable count."""
+        return (self._own[0].bit_count(), self._own[1].bit_count())
+
+    def winners(self) -> tuple[int, ...]:
+        """The player(s) with the most spaces once the game is over; a tie is a shared victory."""
+        if self.current_player != TERMINAL:
+            return ()
+        a, b = self.scores()
+        return (ASPEN,) if a > b else (PINE,) if b > a else (ASPEN, PINE)
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """At a chance node, its outcomes with exact probabilities; otherwise empty."""
+        phase = self.phase
+        if phase is Phase.ROLL_SUN:
+            return list(SUN_OUTCOMES)
+        if phase is Phase.ROLL_WIND:
+            return list(WIND_OUTCOMES)
+        if phase is Phase.CHOOSE_FIRST:
+            return list(FIRST_OUTCOMES)
+        return []
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (one grow-out per target hex; chance outcomes at chance nodes)."""
+        phase = self.phase
+        geo = self._geo
+        if self.current_player == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if phase is Phase.SEED:
+            return [geo.seed[b] for b in bits(self._seed_targets())]
+        if phase is Phase.GROW_START:
+            return [geo.up[b] for b in bits(self._up_targets())]
+        if phase is Phase.PLANT:
+            p = self.current_player
+            if self._hand[p] == 0:
+                return [END_TURN]
+            ups = [geo.up[b] for b in bits(self._up_targets())]
+            outs = [geo.out[b] for b in bits(self._out_targets())]
+            ends = [END_TURN] if self._hand[p] <= HOLD_LIMIT else []
+            return ups + outs + ends
+        return []
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A uniformly random legal action drawn with ``rng`` without listing them (used by RandomBot)."""
+        if self.phase is not Phase.PLANT:
+            if self.current_player == CHANCE:
+                return core.sample_chance(self, rng)
+            return rng.choice(self.legal_actions())
+        p = self.current_player
+        hand = self._hand[p]
+        if hand == 0:
+            return END_TURN
+        own = self._own[p]
+        geo = self._geo
+        empty = geo.playable ^ (own | self._own[1 - p])
+        a, b, c = geo.wind_steps[self.wind]
+        targets = (
+            ((own << a) if a > 0 else (own >> -a))
+            | ((own << b) if b > 0 else (own >> -b))
+            | ((own << c) if c > 0 else (own >> -c))
+        ) & empty
+        ups = own & ~self._full
+        choices = ups | targets
+        count = choices.bit_count()
+        pick = rng.randrange(count + 1) if hand <= HOLD_LIMIT else rng.randrange(count)
+        if pick == count:
+            return END_TURN
+        bit = nth_bit(choices, pick)
+        return geo.up[bit] if (ups >> bit) & 1 else geo.out[bit]
+
+    def apply(self, action: Action | str) -> AspensState:
+        """The state after ``action``; IllegalAction naming the rule if it is not allowed now."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        kind = type(action)
+        if kind is GrowUp:
+            s = self._apply_grow_up(action)
+        elif kind is GrowOut:
+            s = self._apply_grow_out(action)
+        elif kind is EndTurn:
+            s = self._apply_end_turn(action)
+        elif kind is RollSun:
+            s = self._apply_sun(action)
+        elif kind is RollWind:
+            s = self._apply_wind(action)
+        elif kind is Seed:
+            s = self._apply_seed(action)
+        elif kind is ChooseFirst:
+            s = self._apply_first(action)
+        else:
+            raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
+        s.__class__ = AspensState
+        return s
+        raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
+
+    def to_json(self) -> str:
+        """The saved game: name, options and the history in notation."""
+        return core.save_json(self._game, self.history)
+
+    # -- accessors for the UI ------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The board of this game's setup."""
+        return self._game.board
+
+    def owner(self, cell: Hex) -> int | None:
+        """The player who owns ``cell``, or None (empty, water or off the board)."""
+        b = self._geo.bit.get(cell)
+        if b is None:
+            return None
+        if (self._own[0] >> b) & 1:
+            return ASPEN
+        if (self._own[1] >> b) & 1:
+            return PINE
+        return None
+
+    def height(self, cell: Hex) -> int:
+        """How many trees stand on ``cell`` (0 if empty)."""
+        b = self._geo.bit.get(cell)
+        if b is None:
+            return 0
+        return self._heights[0][b] + self._heights[1][b]
+
+    def spaces(self, player: int) -> frozenset[Hex]:
+        """The spaces ``player`` owns."""
+        return self._geo.cells_of(self._own[player])
+
+    def stacks(self, player: int) -> tuple[int, ...]:
+        """The heights of ``player``'s spaces, in board order (for the odds functions)."""
+        heights = self._heights[player]
+        return tuple(heights[b] for b in bits(self._own[player]))
+
+    def empty_cells(self) -> frozenset[Hex]:
+        """The empty playable spaces (water is never empty)."""
+        geo = self._geo
+        return geo.cells_of(geo.playable ^ (self._own[0] | self._own[1]))
+
+    def hand(self, player: int) -> int:
+        """Trees ``player`` holds in hand, waiting to be planted."""
+        return self._hand[player]
+
+    def supply(self, player: int) -> int:
+        """Trees left in ``player``'s bag."""
+        return self._supply[player]
+
+    def replacements(self, player: int) -> int:
+        """Replacement trees ``player`` has used after the bag ran out (our interpretation)."""
+        return self._extra[player]
+
+    def valid_winds(self) -> tuple[Direction, ...]:
+        """The three directions the player may grow out in this turn (empty before the Wind roll)."""
+        return self.wind.wind_directions() if self.wind is not None else ()
+
+    def legal_targets(self) -> dict[str, frozenset[Hex]]:
+        """The hexes the mover may use now, by kind: 'seed', 'grow-up' and 'grow-out'."""
+        geo = self._geo
+        none: frozenset[Hex] = frozenset()
+        out = {"seed": none, "grow-up": none, "grow-out": none}
+        if self.phase is Phase.SEED:
+            out["seed"] = geo.cells_of(self._seed_targets())
+        elif self.phase is Phase.GROW_START:
+            out["grow-up"] = geo.cells_of(self._up_targets())
+        elif self.phase is Phase.PLANT and self._hand[self.current_player] > 0:
+            out["grow-up"] = geo.cells_of(self._up_targets())
+            out["grow-out"] = geo.cells_of(self._out_targets())
+        return out
+
+    def can_end_turn(self) -> bool:
+        """True if the mover may end the turn now (planting, holding at most 5 trees)."""
+        return self.phase is Phase.PLANT and self._hand[self.current_player] <= HOLD_LIMIT
+
+    @property
+    def last_cascade(self) -> frozenset[Hex]:
+        """The spaces filled for free by a cascade in the last action (empty if none)."""
+        return self._geo.cells_of(self._cascade)
+
+    @property
+    def last_gain(self) -> tuple[int, int] | None:
+        """Trees each player gained from its spaces at the last Wind roll (no bonus); else None."""
+        return self._gained
+
+    @property
+    def last_action(self) -> Action | None:
+        """The action that led to this state, or None at the start."""
+        return self._hist[1] if self._hist is not None else None
+
+    # -- rules: legality masks ------------------------------------------------
+
+    def _empty(self) -> int:
+        """Mask of empty playable spaces."""
+        return self._geo.playable ^ (self._own[0] | self._own[1])
+
+    def _seeded_waters(self, player: int) -> int:
+        """How many water tiles already have one of ``player``'s trees next to them."""
+        own = self._own[player]
+        return sum(1 for ring in self._geo.water_rings if own & ring)
+
+    def _seed_targets(self) -> int:
+        """Empty spaces next to a water tile the mover has not yet seeded beside."""
+        own = self._own[self.current_player]
+        targets = 0
+        for ring in self._geo.water_rings:
+            if not own & ring:
+                targets |= ring
+        return targets & self._empty()
+
+    def _up_targets(self) -> int:
+        """Spaces the mover may grow up on: its own spaces (below the stack limit)."""
+        return self._own[self.current_player] & ~self._full
+
+    def _out_targets(self) -> int:
+        """Empty spaces next to the mover's spaces in one of the three valid Wind directions."""
+        own = self._own[self.current_player]
+        reach = 0
+        for step in self._geo.wind_steps[self.wind]:
+            reach |= shifted(own, step)
+        return reach & self._empty()
+
+    # -- rules: applying actions -------------------------------------------
+
+    def _expected(self) -> str:
+        """What kind of action the phase wants, for error messages."""
+        return {
+            Phase.CHOOSE_FIRST: f"now the first player is chosen at random ({RULE_FIRST})",
+            Phase.SEED: f"now {self._mover_name()} seeds a starting tree ({RULE_SEED})",
+            Phase.GROW_START: f"now {self._mover_name()} grows a starting forest ({RULE_GROW_START})",
+            Phase.ROLL_SUN: f"now the Sun die is rolled ({RULE_ROLL})",
+            Phase.ROLL_WIND: f"now the Wind die is rolled ({RULE_ROLL})",
+            Phase.PLANT: f"now {self._mover_name()} plants: grow up, grow out or end the turn",
+            Phase.GAME_OVER: f"the game is over ({RULE_END})",
+        }[self.phase]
+
+    def _mover_name(self) -> str:
+        """The name of the player to move (or of the player whose turn it is)."""
+        p = self.current_player if self.current_player >= 0 else self.turn_player
+        return PLAYER_NAMES[p] if p is not None and p >= 0 else "nobody"
+
+    def _wrong_phase(self, action: Action, rule: str) -> IllegalAction:
+        """The error for an action made at the wrong moment."""
+        return IllegalAction(f"{action} is not allowed now: {self._expected()}; '{action}' belongs to {rule}")
+
+    def _cell_bit(self, action: Seed | GrowUp | GrowOut) -> int:
+        """The bit of the action's hex; IllegalAction if it names no hex of this board."""
+        b = self._geo.bit.get(action.cell)
+        if b is None:
+            raise IllegalAction(f"{action.cell!r} is not a hex of the board")
+        return b
+
+    def _take(self, player: int, count: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """New (supply, replacements) after ``player`` takes ``count`` trees from the bag."""
+        supply = list(self._supply)
+        extra = list(self._extra)
+        taken = min(count, supply[player])
+        supply[player] -= taken
+        extra[player] += count - taken
+        return (supply[0], supply[1]), (extra[0], extra[1])
+
+    def _apply_first(self, action: ChooseFirst) -> AspensState:
+        """Setup (d): the chosen player goes first; both take their seeding trees."""
+        if self.phase is not Phase.CHOOSE_FIRST:
+            raise self._wrong_phase(action, RULE_FIRST)
+        if action.player not in (ASPEN, PINE):
+            raise IllegalAction(f"player {action.player!r} does not exist: 0 is Aspen, 1 is Pine")
+        s = self._child(action)
+        n = self._game.water_count
+        supply, extra = self._take(ASPEN, n)
+        s._supply = supply
+        s._extra = extra
+        supply, extra = s._take(PINE, n)
+        s._supply = supply
+        s._extra = extra
+        s._hand = (n, n)
+        s.first_player = action.player
+        s.current_player = action.player
+        s.phase = Phase.SEED
+        return s
+
+    def _apply_seed(self, action: Seed) -> AspensState:
+        """1. Seed: one tree on an empty space next to a water tile not yet seeded by this player."""
+        if self.phase is not Phase.SEED:
+            raise self._wrong_phase(action, RULE_SEED)
+        b = self._cell_bit(action)
+        p = self.current_player
+        self._check_placeable(action, b, RULE_SEED)
+        geo = self._geo
+        ring = next((r for r in geo.water_rings if (r >> b) & 1), 0)
+        if not ring:
+            raise IllegalAction(
+                f"{action}: {cell_name(action.cell)} is not next to a water tile; "
+                f"starting trees go next to water ({RULE_SEED})"
+            )
+        if self._own[p] & ring:
+            raise IllegalAction(
+                f"{action}: {PLAYER_NAMES[p]} already has a tree next to that water tile; one player may not "
+                f"place two trees next to the same water tile ({RULE_SEED})"
+            )
+        s = self._child(action)
+        s._place(p, b)
+        if (s._own[0] | s._own[1]).bit_count() == 2 * self._game.water_count:
+            hands = [0, 0]
+            for player in (ASPEN, PINE):
+                supply, extra = s._take(player, GROW_START_TREES)
+                s._supply = supply
+                s._extra = extra
+                hands[player] = GROW_START_TREES
+            s._hand = (hands[0], hands[1])
+            s.phase = Phase.GROW_START
+            s.current_player = self.first_player
+        else:
+            s.current_player = 1 - p
+        return s
+
+    def _check_placeable(self, action: Action, b: int, rule: str) -> None:
+        """Refuse water, off-board, and spaces another player controls."""
+        geo = self._geo
+        p = self.current_player
+        name = cell_name(geo.cell[b])
+        if (geo.water >> b) & 1:
+            raise IllegalAction(f"{action}: {name} is a water tile; water is never an empty space ({rule})")
+        if (self._own[1 - p] >> b) & 1:
+            raise IllegalAction(
+                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; you can never place a tree on a space "
+                f"another player controls ({RULE_OWNED})"
+            )
+        if (self._own[p] >> b) & 1:
+            raise IllegalAction(f"{action}: {name} is already yours; a new space must be empty ({rule})")
+
+    def _place(self, player: int, b: int) -> None:
+        """Plant one tree of ``player`` on bit ``b`` of this fresh child (owning it, hand minus one)."""
+        own = list(self._own)
+        own[player] |= 1 << b
+        heights = list(self._heights)
+        row = bytearray(heights[player])
+        row[b] += 1
+        if row[b] >= MAX_STACK:
+            self._full = self._full | (1 << b)
+        heights[player] = bytes(row)
+        hand = list(self._hand)
+        hand[player] -= 1
+        self._own = (own[0], own[1])
+        self._heights = (heights[0], heights[1])
+        self._hand = (hand[0], hand[1])
+
+    def _apply_grow_up(self, action: GrowUp) -> AspensState:
+        """3A Grow Up (and the growing stage): one more tree on a space the mover owns."""
+        phase = self.phase
+        if phase is not Phase.PLANT and phase is not Phase.GROW_START:
+            raise self._wrong_phase(action, f"{RULE_GROW_START} or {RULE_UP}")
+        b = self._geo.bit.get(action.cell)
+        p = self.current_player
+        if b is None or not (self._own[p] >> b) & 1:
+            self._refuse_grow_up(action, b)
+        if (self._full >> b) & 1:
+            raise IllegalAction(f"{action}: a space holds at most {MAX_STACK} trees (our implementation limit)")
+        if self._hand[p] == 0:
+            raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_UP})")
+        s = self._child(action)
+        s._place(p, b)
+        if phase is Phase.GROW_START and s._hand[p] == 0:
+            if p == self.first_player:
+                s.current_player = 1 - p
+            else:
+                s.phase = Phase.ROLL_SUN
+                s.current_player = CHANCE
+                s.turn_player = self.first_player
+        return s
+
+    def _refuse_grow_up(self, action: GrowUp, b: int | None) -> None:
+        """Raise the error for growing up on a space the mover does not own."""
+        if b is None:
+            self._cell_bit(action)
+        p = self.current_player
+        name = cell_name(action.cell)
+        if (self._geo.water >> b) & 1:
+            raise IllegalAction(f"{action}: {name} is a water tile; no tree can ever stand on water ({RULE_UP})")
+        if (self._own[1 - p] >> b) & 1:
+            raise IllegalAction(
+                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; you can never place a tree on a space "
+                f"another player controls ({RULE_OWNED})"
+            )
+        if self.phase is Phase.GROW_START:
+            raise IllegalAction(
+                f"{action}: {name} is empty; in this stage trees go only on your own seeded spaces, never on "
+                f"an empty space ({RULE_GROW_START})"
+            )
+        raise IllegalAction(
+            f"{action}: {name} is empty; grow up only on a space you own, or grow out onto it ({RULE_UP})"
+        )
+
+    def _apply_grow_out(self, action: GrowOut) -> AspensState:
+        """3B Grow Out: plant on an empty space next to the mover's forest in a valid Wind direction."""
+        phase = self.phase
+        if phase is not Phase.PLANT:
+            if phase is Phase.GROW_START:
+                raise IllegalAction(
+                    f"{action}: you cannot place on an empty space in this stage; add your trees to your "
+                    f"own seeded spaces ({RULE_GROW_START})"
+                )
+            raise self._wrong_phase(action, RULE_OUT)
+        geo = self._geo
+        b = geo.bit.get(action.cell)
+        if b is None:
+            b = self._cell_bit(action)
+        p = self.current_player
+        own = self._own[p]
+        other = self._own[1 - p]
+        empty = geo.playable ^ (own | other)
+        if not (empty >> b) & 1:
+            self._check_placeable(action, b, RULE_OUT)
+        if self._hand[p] == 0:
+            raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_OUT})")
+        wind = self.wind
+        if action.source is not None:
+            recorded = self._checked_source(action, b)
+        else:
+            recorded = None
+            for d in (wind, *wind.wind_directions()):
+                if (own >> (b - geo.steps[d])) & 1:
+                    recorded = geo.out_from[(b, d)]
+                    break
+            if recorded is None:
+                raise self._out_of_wind(action, b)
+        s = self._child(recorded)
+        s._place(p, b)
+        empty ^= 1 << b
+        if self._game.cascade_timing is CascadeTiming.EACH_TREE and s._may_seal(p, b, empty):
+            s._resolve_cascades(p)
+            empty = geo.playable ^ (s._own[0] | s._own[1])
+        if not empty:
+            s._finish()
+        return s
+
+    def _checked_source(self, action: GrowOut, b: int) -> GrowOut:
+        """The written source and direction, if they are the mover's and in the Wind; else IllegalAction."""
+        geo = self._geo
+        source, direction = action.source, action.direction
+        sb = geo.bit.get(source)
+        if direction is None or sb is None or Hex(source[0] + direction.delta[0], source[1] + direction.delta[1]) != action.cell:
+            raise IllegalAction(f"{action}: {cell_name(action.cell)} is not the {direction} neighbour of that source")
+        if not (self._own[self.current_player] >> sb) & 1:
+            raise IllegalAction(
+                f"{action}: {cell_name(source)} is not {self._mover_name()}'s space; grow out from a space you "
+                f"own ({RULE_OUT})"
+            )
+        if direction not in self.wind.wind_directions():
+            raise IllegalAction(
+                f"{action}: {direction.name} is not a valid Wind direction; with Wind {self.wind.name} the valid "
+                f"directions are {', '.join(d.name for d in self.valid_winds())} ({RULE_OUT})"
+            )
+        return geo.out_from[(b, direction)]
+
+    def _out_of_wind(self, action: GrowOut, b: int) -> IllegalAction:
+        """The error for a grow-out target not reachable in the Wind."""
+        name = cell_name(action.cell)
+        winds = ", ".join(d.name for d in self.valid_winds())
+        if not dilated(1 << b) & self._own[self.current_player]:
+            return IllegalAction(
+                f"{action}: {name} is not adjacent to any space {self._mover_name()} owns; a new space must "
+                f"be next to your forest ({RULE_OUT})"
+            )
+        return IllegalAction(
+            f"{action}: {name} is out of the Wind; with Wind {self.wind.name} you may grow out only {winds} "
+            f"from a space you own ({RULE_OUT})"
+        )
+
+    def _may_seal(self, p: int, b: int, empty: int) -> bool:
+        """Cheap test: could planting on bit ``b`` have cut an empty area off from the opponent?"""
+        window = ((empty << ROW) >> b) & WINDOW
+        arcs = ARCS[window]
+        if arcs == 0:
+            return False
+        if arcs >= 2:
+            return True
+        other = self._own[1 - p]
+        if not dilated(1 << b) & other:
+            return False
+        beside = dilated(1 << b) & empty
+        return not dilated(beside) & other
+
+    def _resolve_cascades(self, p: int) -> None:
+        """4. Cascades: fill every empty area one player alone can still reach, for that player."""
+        geo = self._geo
+        empty = geo.playable ^ (self._own[0] | self._own[1])
+        filled = 0
+        for player in (p, 1 - p):
+            region = sealed_regions(self._own[player], self._own[1 - player], empty)
+            if region:
+                self._fill(player, region)
+                empty ^= region
+                filled |= region
+        self._cascade = filled
+
+    def _fill(self, player: int, region: int) -> None:
+        """Put one tree from ``player``'s bag on every space of ``region`` (replacements if it runs out)."""
+        own = list(self._own)
+        own[player] |= region
+        row = bytearray(self._heights[player])
+        for b in bits(region):
+            row[b] = 1
+        heights = list(self._heights)
+        heights[player] = bytes(row)
+        supply, extra = self._take(player, region.bit_count())
+        self._own = (own[0], own[1])
+        self._heights = (heights[0], heights[1])
+        self._supply = supply
+        self._extra = extra
+
+    def _finish(self) -> None:
+        """Finishing & Scoring: no empty playable space remains."""
+        self.phase = Phase.GAME_OVER
+        self.current_player = TERMINAL
+
+    def _apply_end_turn(self, action: EndTurn) -> AspensState:
+        """End the turn (holding at most 5 trees) and pass the dice."""
+        if self.phase is not Phase.PLANT:
+            raise self._wrong_phase(action, RULE_UP)
+        p = self.current_player
+        held = self._hand[p]
+        if held > HOLD_LIMIT:
+            raise IllegalAction(
+                f"end-turn: {PLAYER_NAMES[p]} holds {held} trees; you may keep at most {HOLD_LIMIT} for a future "
+                f"turn, so plant at least {held - HOLD_LIMIT} more ({RULE_HOLD})"
+            )
+        s = self._child(action)
+        if self._game.cascade_timing is CascadeTiming.END_OF_TURN:
+            s._resolve_cascades(p)
+            if not s._empty():
+                s._finish()
+                return s
+        s.phase = Phase.ROLL_SUN
+        s.current_player = CHANCE
+        s.turn_player = 1 - p
+        s.sun = None
+        s.wind = None
+        return s
+
+    def _apply_sun(self, action: RollSun) -> AspensState:
+        """1. Roll: the Sun die's value."""
+        if self.phase is not Phase.ROLL_SUN:
+            raise self._wrong_phase(action, RULE_ROLL)
+        if action.value not in SUN_FACES:
+            raise IllegalAction(f"{action}: the Sun die shows 2-7 ({RULE_ROLL})")
+        s = self._child(action)
+        s.sun = action.value
+        s.phase = Phase.ROLL_WIND
+        return s
+
+    def _apply_wind(self, action: RollWind) -> AspensState:
+        """1. Roll: the Wind die's direction; then 2. Gain Trees for both players at once."""
+        if self.phase is not Phase.ROLL_WIND:
+            raise self._wrong_phase(action, RULE_ROLL)
+        if not isinstance(action.direction, Direction):
+            raise IllegalAction(f"{action}: the Wind die shows one of E, NE, NW, W, SW, SE ({RULE_ROLL})")
+        s = self._child(action)
+        s.wind = action.direction
+        table = GAIN_TABLES[self.sun]
+        gained = tuple(self._heights[q].translate(table).count(1) for q in (ASPEN, PINE))
+        mover = self.turn_player
+        hand = list(self._hand)
+        for q in (ASPEN, PINE):
+            count = gained[q] + (1 if q == mover else 0)
+            supply, extra = s._take(q, count)
+            s._supply = supply
+            s._extra = extra
+            hand[q] += count
+        s._hand = (hand[0], hand[1])
+        s._gained = gained
+        s.phase = Phase.PLANT
+        s.current_player = mover
+        return s
+
+    # -- notation ---------------------------------------------------------------
+
+    def parse_action(self, text: str) -> Action:
+        """The action written ``text`` (as ``str(action)`` writes it); NotationError if unreadable."""
+        if not isinstance(text, str):
+            raise NotationError(f"an action in notation is text, not {type(text).__name__}")
+        words = text.strip().split()
+        if not words:
+            raise NotationError("empty text is not an action; try 'grow-up H8', 'grow-out E6' or 'end-turn'")
+        verb, rest = words[0].lower(), words[1:]
+        if verb == "end-turn" and not rest:
+            return END_TURN
+        if verb == "first" and len(rest) == 1:
+            return ChooseFirst(self._parse_player(rest[0]))
+        if verb == "sun" and len(rest) == 1:
+            if rest[0].isdigit() and int(rest[0]) in SUN_FACES:
+                return RollSun(int(rest[0]))
+            raise NotationError(f"{text!r}: the Sun die shows 2, 3, 4, 5, 6 or 7")
+        if verb == "wind" and len(rest) == 1:
+            return RollWind(self._parse_direction(rest[0], text))
+        if verb == "seed" and len(rest) == 1:
+            return self._geo.seed[self._geo.bit[self._parse_cell(rest[0], text)]]
+        if verb == "grow-up" and len(rest) == 1:
+            return self._geo.up[self._geo.bit[self._parse_cell(rest[0], text)]]
+        if verb == "grow-out" and len(rest) == 1:
+            return self._geo.out[self._geo.bit[self._parse_cell(rest[0], text)]]
+        if verb == "grow-out" and len(rest) == 5 and rest[1].lower() == "from" and rest[3].lower() == "to":
+            direction = self._parse_direction(rest[0], text)
+            source = self._parse_cell(rest[2], text)
+            target = self._parse_cell(rest[4], text)
+            if source + direction.delta != target:
+                raise NotationError(f"{text!r}: {rest[4].upper()} is not the {direction.name} neighbour of "
+                                    f"{rest[2].upper()}")
+            return GrowOut(target, source, direction)
+        raise NotationError(
+            f"cannot read {text!r}; actions are written 'first Aspen', 'seed D5', 'grow-up D5', 'grow-out E6' "
+            f"(or 'grow-out NE from D5 to E6'), 'end-turn', 'sun 4' or 'wind NE'"
+        )
+
+    def _parse_cell(self, word: str, text: str) -> Hex:
+        """A hex name of this board."""
+        try:
+            cell = parse_cell(word)
+        except ValueError as err:
+            raise NotationError(f"{text!r}: {err}") from None
+        if cell not in self._geo.bit:
+            raise NotationError(f"{text!r}: {word.upper()} is not a hex of the board")
+        return cell
+
+    @staticmethod
+    def _parse_direction(word: str, text: str) -> Direction:
+        """A Wind direction name."""
+        try:
+            return Direction[word.upper()]
+        except KeyError:
+            raise NotationError(f"{text!r}: the Wind directions are E, NE, NW, W, SW and SE") from None
+
+    @staticmethod
+    def _parse_player(word: str) -> int:
+        """A player name (Aspen or Pine)."""
+        for index, name in enumerate(PLAYER_NAMES):
+            if word.lower() == name.lower():
+                return index
+        raise NotationError(f"{word!r} is not a player; the players are Aspen and Pine")
+
+    # -- words ----------------------------------------------------------------
+
+    def describe(self, action: Action) -> str:
+        """One sentence on what ``action`` does from this state (for the event log)."""
+        kind = type(action)
+        who = self._mover_name()
+        if kind is ChooseFirst:
+            return f"{PLAYER_NAMES[action.player]} is chosen to go first."
+        if kind is RollSun:
+            return f"The Sun die shows {action.value}: spaces with {action.value} or more trees produce."
+        if kind is RollWind:
+            winds = ", ".join(d.name for d in action.direction.wind_directions())
+            return f"The Wind die shows {action.direction.name}: {who} may grow out {winds}."
+        if kind is EndTurn:
+            return f"{who} ends the turn holding {self._hand[self.current_player]} tree(s)."
+        name = cell_name(action.cell)
+        if kind is Seed:
+            return f"{who} seeds a starting tree on {name}."
+        if kind is GrowUp:
+            return f"{who} grows up on {name}, making {self.height(action.cell) + 1} trees there."
+        if kind is GrowOut:
+            if action.source is not None and action.direction is not None:
+                return f"{who} grows out {action.direction.name} from {cell_name(action.source)} to {name}."
+            return f"{who} grows out to {name}."
+        return str(action)
+
+    @property
+    def last_event(self) -> str:
+        """What just happened, in words (gain arithmetic and cascades included)."""
+        action = self.last_action
+        if action is None:
+            return "A new game: the first player is about to be chosen."
+        kind = type(action)
+        if kind is ChooseFirst:
+            return f"{PLAYER_NAMES[action.player]} goes first; each player takes {self._game.water_count} trees."
+        if kind is RollSun:
+            return f"The Sun die shows {action.value}."
+        if kind is RollWind:
+            return f"The Wind die shows {action.direction.name}. " + self._gain_words()
+        if kind is EndTurn:
+            base = f"{PLAYER_NAMES[1 - self.turn_player] if self.turn_player is not None else ''} ends the turn."
+            if self.is_terminal() or self._cascade:
+                base = "The turn ends."
+            return base + self._cascade_words()
+        name = cell_name(action.cell)
+        player = self.owner(action.cell)
+        who = PLAYER_NAMES[player] if player is not None else "?"
+        if kind is Seed:
+            return f"{who} seeds {name}."
+        if kind is GrowUp:
+            return f"{who} grows up on {name}: now {self.height(action.cell)} trees."
+        return f"{who} {str(action).replace('grow-out', 'grows out')}." + self._cascade_words()
+
+    def _gain_words(self) -> str:
+        """The gain arithmetic of the last roll, e.g. 'Sun 4: Pine has 3 spaces with 4 or more trees: +3'."""
+        if self._gained is None:
+            return ""
+        parts = []
+        for q in (self.turn_player, 1 - self.turn_player):
+            n = self._gained[q]
+            spaces = "space" if n == 1 else "spaces"
+            text = f"{PLAYER_NAMES[q]} has {n} {spaces} with {self.sun} or more trees: +{n}"
+            if q == self.turn_player:
+                text += f", and +1 bonus for the turn = {n + 1}"
+            parts.append(text)
+        return f"Sun {self.sun}: " + "; ".join(parts) + "."
+
+    def _cascade_words(self) -> str:
+        """A sentence on the cascade of the last action, if any."""
+        if not self._cascade:
+            return ""
+        who = self.owner(self._geo.cell[next(iter(bits(self._cascade)))])
+        names = ", ".join(sorted((cell_name(c) for c in self.last_cascade), key=lambda n: (n[0], int(n[1:]))))
+        count = self._cascade.bit_count()
+        return f" Cascade! {PLAYER_NAMES[who]} fills {count} closed-off space(s) for free: {names}."
+
+    def explain(self) -> str:
+        """What the rules say at this moment, in plain words, naming the rulebook section."""
+        phase = self.phase
+        who = self._mover_name()
+        if phase is Phase.CHOOSE_FIRST:
+            return f"{RULE_FIRST}: a fair coin decides who starts; Aspen and Pine are equally likely."
+        if phase is Phase.SEED:
+            p = self.current_player
+            left = self._game.water_count - self._seeded_waters(p)
+            return (
+                f"{RULE_SEED}: {who} puts one tree on any empty space beside a water tile. Each player ends "
+                f"with exactly one tree beside each water tile, never two by the same one; {who} has {left} "
+                f"still to place. Players alternate, the first player first."
+            )
+        if phase is Phase.GROW_START:
+            return (
+                f"{RULE_GROW_START}: {who} adds trees, one at a time, to its own seeded spaces only; "
+                f"{self._hand[self.current_player]} of 4 left. Empty spaces are off limits in this stage. "
+                f"Tall stacks produce more often; spread stacks produce more at once when they do."
+            )
+        if phase is Phase.ROLL_SUN:
+            return (
+                f"{RULE_ROLL}: {who}'s turn starts with the dice. The Sun die (2-7) will decide which spaces "
+                f"produce trees for both players."
+            )
+        if phase is Phase.ROLL_WIND:
+            return (
+                f"{RULE_ROLL}: the Sun shows {self.sun}. Now the Wind die gives the direction {who} may grow "
+                f"out in (it and the two beside it). Then comes {RULE_GAIN}: each player takes one tree per "
+                f"space with at least {self.sun} trees, and {who} one bonus tree."
+            )
+        if phase is Phase.PLANT:
+            p = self.current_player
+            hand = self._hand[p]
+            winds = ", ".join(d.name for d in self.valid_winds())
+            end = (
+                "may end the turn now, keeping the rest for later"
+                if hand <= HOLD_LIMIT
+                else f"must plant at least {hand - HOLD_LIMIT} more before ending the turn (hold at most 5)"
+            )
+            return (
+                f"Taking a Turn, 3. Plant Your New Trees: {who} holds {hand} tree(s) and places them one at a "
+                f"time. Grow Up (3A): add a tree to any space you own; the Wind does not matter. Grow Out "
+                f"(3B): plant on an empty space next to your forest in a valid Wind direction ({winds}), even "
+                f"next to trees planted this turn. Water and the opponent's spaces are never allowed. {who} "
+                f"{end}. {RULE_CASCADE}: closing off an empty area fills it for you for free."
+            )
+        a, b = self.scores()
+        result = "a shared victory" if a == b else f"{PLAYER_NAMES[0] if a > b else PLAYER_NAMES[1]} wins"
+        return f"{RULE_END}: no empty space remains. Aspen owns {a} spaces and Pine {b}: {result}."
+
+    def summary(self) -> str:
+        """One line on this state: phase, mover, dice, hands, supplies and scores."""
+        mover = {CHANCE: "chance", TERMINAL: "-"}.get(self.current_player)
+        if mover is None:
+            mover = PLAYER_NAMES[self.current_player]
+        dice = f"sun={self.sun if self.sun is not None else '-'} wind={self.wind.name if self.wind else '-'}"
+        a, b = self.scores()
+        return (
+            f"{self.phase.value} mover={mover} {dice} hand={self._hand[0]}/{self._hand[1]} "
+            f"bag={self._supply[0]}/{self._supply[1]} spaces={a}/{b}"
+        )
+
+    def picture(self) -> str:
+        """The board as text: a row per line, 'a'/'p' plus height for trees, '~~' water, '..' empty."""
+        geo = self._geo
+        lines = []
+        for r in range(-RADIUS, RADIUS + 1):
+            row = []
+            for q in range(-RADIUS, RADIUS + 1):
+                cell = Hex(q, r)
+                b = geo.bit.get(cell)
+                if b is None:
+                    continue
+                if (geo.water >> b) & 1:
+                    row.append("~~")
+                elif (self._own[0] >> b) & 1:
+                    row.append(f"a{min(self._heights[0][b], 9)}")
+                elif (self._own[1] >> b) & 1:
+                    row.append(f"p{min(self._heights[1][b], 9)}")
+                else:
+                    row.append("..")
+            if row:
+                lines.append(" " * abs(r) + " ".join(row))
+        return "\n".join(lines)
+
+
+class _Draft(AspensState):
+    """A state still being built inside ``apply`` (assignable); becomes an AspensState before it leaves."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+GAIN_TABLES = {s: bytes(1 if h >= s else 0 for h in range(256)) for s in SUN_FACES}
+"""For each Sun value, a byte table turning a height into 1 if the space produces."""
+
+
+def _replayed(options: dict, history: list[str]) -> AspensState:
+    """Rebuild a state from options and history (for pickling)."""
+    opts = dict(options)
+    return core.replay(new_game(opts.pop("setup"), **opts), history)  # type: ignore[return-value]

@@ -1,0 +1,487 @@
+"""The Mighty Trees cards: one record per card in ``cards/*.csv``, loaded and validated at import.
+
+The draw pile holds 72 cards in a fixed order that gives each card its id:
+the 50 tree cards (ids 0-49, in ``trees.csv`` order), the 8 cloud cards
+(50-57), the 4 trend cards (58-61) and the 10 disaster cards (62-71).  The 10
+habitat cards are a separate deck with ids 0-9.  Every card name is unique, so
+notation can name a card by its name alone.
+
+Species data (native range in the southeastern United States, USDA hardiness
+zones, water preference) follow the species; Sol costs and the sun, shade,
+fire and wind strengths are our own design, balanced by one rule checked here:
+``sun + shade + fire + wind == 8 + 2 * (planting Sols + growth Sols)`` (a tree
+that cannot reach the canopy counts 0 growth Sols).
+
+A malformed data file raises :class:`CardDataError` naming the file, the card
+and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+__all__ = [
+    "CardDataError",
+    "Kind",
+    "WaterPref",
+    "Element",
+    "Targets",
+    "Sides",
+    "Power",
+    "TreeCard",
+    "CloudCard",
+    "TrendCard",
+    "DisasterCard",
+    "HabitatCard",
+    "Card",
+    "parse_trees",
+    "parse_habitats",
+    "parse_clouds",
+    "parse_trends",
+    "parse_disasters",
+    "draw_pile_cards",
+    "habitat_cards",
+    "card_by_name",
+    "habitat_by_name",
+    "DECK",
+    "HABITATS",
+    "MIN_VALUE",
+    "MAX_VALUE",
+    "PREFERRED_BONUS",
+    "STRENGTH_BUDGET_BASE",
+]
+
+CARDS_DIR = Path(__file__).with_name("cards")
+
+MIN_VALUE, MAX_VALUE = 1, 9
+"""Habitat temperature (USDA hardiness zone) and water values lie in 1..9."""
+
+PREFERRED_BONUS = 2
+"""A preferred species gets +2 to each of its strengths in that habitat."""
+
+STRENGTH_BUDGET_BASE = 8
+"""The balance rule: total strength = 8 + 2 * (planting + growth Sols)."""
+
+MAX_STRENGTH = 7
+"""No single strength exceeds 7."""
+
+EXPECTED_COUNTS = {"tree": 50, "cloud": 8, "trend": 4, "disaster": 10, "habitat": 10}
+
+
+class CardDataError(ValueError):
+    """A card data file that is malformed; the message names the file, card and field."""
+
+
+class Kind(str, Enum):
+    """The kinds of card in the draw pile."""
+
+    TREE = "tree"
+    CLOUD = "cloud"
+    TREND = "trend"
+    DISASTER = "disaster"
+
+
+class WaterPref(str, Enum):
+    """A tree card's colour: its water preference."""
+
+    BALANCED = "balanced"
+    WET = "wet"
+    DRY = "dry"
+
+
+class Element(str, Enum):
+    """What a weather or disaster card acts on."""
+
+    FIRE = "fire"
+    WIND = "wind"
+    WATER = "water"
+    TEMPERATURE = "temperature"
+
+
+class Targets(str, Enum):
+    """Which trees a disaster strikes."""
+
+    ALL = "all"
+    UNDERSTORY = "understory"
+    CANOPY = "canopy"
+
+
+class Sides(str, Enum):
+    """Whose side of the habitat a disaster strikes: everyone's, or one chosen player's."""
+
+    ALL = "all"
+    ONE = "one"
+
+
+class Power(str, Enum):
+    """A habitat's power symbol: it enables a disaster or changes a rule (our design)."""
+
+    RICH_SOIL = "rich_soil"  # growing into the canopy costs 1 Sol less (at least 1)
+    HIGH_ELEVATION = "high_elevation"  # enables Ice Storm
+    FIRE_SEASON = "fire_season"  # fire disasters cost 1 Sol less (at least 1)
+    HURRICANE_COAST = "hurricane_coast"  # enables Hurricane
+    FLOODPLAIN = "floodplain"  # enables Flood
+
+
+POWER_TEXT = {
+    Power.RICH_SOIL: "Rich soil: growing a tree into the canopy costs 1 Sol less (at least 1)",
+    Power.HIGH_ELEVATION: "High elevation: Ice Storm may be unleashed here",
+    Power.FIRE_SEASON: "Fire season: fire disasters cost 1 Sol less (at least 1)",
+    Power.HURRICANE_COAST: "Hurricane coast: Hurricane may be unleashed here",
+    Power.FLOODPLAIN: "Floodplain: Flood may be unleashed here",
+}
+
+
+@dataclass(frozen=True)
+class TreeCard:
+    """A tree card: a native species with its costs, ranges and strengths."""
+
+    id: int
+    name: str
+    common: str
+    genus: str
+    water_pref: WaterPref
+    plant: int
+    grow: int | None
+    water_min: int
+    water_max: int
+    temp_min: int
+    temp_max: int
+    sun: int
+    shade: int
+    fire: int
+    wind: int
+    kind: Kind = Kind.TREE
+
+    @property
+    def can_grow(self) -> bool:
+        """Whether this tree can ever reach the canopy."""
+        return self.grow is not None
+
+    def fits(self, temperature: int, water: int) -> bool:
+        """Whether the given temperature and water lie within this tree's ranges."""
+        return self.temp_min <= temperature <= self.temp_max and self.water_min <= water <= self.water_max
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class CloudCard:
+    """A cloud card: changes the habitat's water or temperature for one round."""
+
+    id: int
+    name: str
+    affects: Element
+    change: int
+    kind: Kind = Kind.CLOUD
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class TrendCard:
+    """A trend card: changes the habitat's water or temperature for good."""
+
+    id: int
+    name: str
+    affects: Element
+    change: int
+    kind: Kind = Kind.TREND
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class DisasterCard:
+    """A disaster card: fire or wind against strengths, or water/temperature against ranges."""
+
+    id: int
+    name: str
+    element: Element
+    strength: int  # fire/wind: the disaster's force; water/temperature: the signed change
+    cost: int
+    targets: Targets
+    sides: Sides
+    linger: int  # rounds the card stays in play (its change in force); 0 = none
+    needs_power: Power | None
+    kind: Kind = Kind.DISASTER
+
+    @property
+    def is_climate(self) -> bool:
+        """Whether it changes water or temperature (checked against ranges) rather than striking strengths."""
+        return self.element in (Element.WATER, Element.TEMPERATURE)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class HabitatCard:
+    """A habitat card: a place in the southeastern US with its climate, preferred species and power."""
+
+    id: int
+    name: str
+    region: str
+    temperature: int
+    water: int
+    preferred: tuple[str, ...]  # species names, or a genus meaning any species of it
+    power: Power
+    fire_mod: int
+    wind_mod: int
+
+    def prefers(self, tree: TreeCard) -> bool:
+        """Whether ``tree`` is one of this habitat's preferred species (by species or genus)."""
+        return tree.name in self.preferred or tree.genus in self.preferred
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Card = TreeCard | CloudCard | TrendCard | DisasterCard
+
+
+# --------------------------------------------------------------------------
+# Parsing helpers
+
+
+def _rows(text: str, source: str, columns: tuple[str, ...]) -> list[dict[str, str]]:
+    """The CSV rows of ``text``, checking the header is exactly ``columns``."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = tuple(reader.fieldnames or ())
+    if header != columns:
+        raise CardDataError(f"{source}: the header must be {','.join(columns)}, not {','.join(header)}")
+    rows = []
+    for line, row in enumerate(reader, start=2):
+        if None in row or any(v is None for v in row.values()):
+            raise CardDataError(f"{source} line {line}: expected {len(columns)} fields")
+        rows.append({k: v.strip() for k, v in row.items()})
+    return rows
+
+
+def _int(row: dict[str, str], field: str, source: str, low: int, high: int) -> int:
+    """Field ``field`` of ``row`` as an int in low..high, or CardDataError naming card and field."""
+    text = row[field]
+    try:
+        value = int(text)
+    except ValueError:
+        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be a whole number, not {text!r}")
+    if not low <= value <= high:
+        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be {low}..{high}, not {value}")
+    return value
+
+
+def _enum(row: dict[str, str], field: str, source: str, enum: type[Enum]):
+    """Field ``field`` of ``row`` as a member of ``enum``, or CardDataError naming card and field."""
+    try:
+        return enum(row[field])
+    except ValueError:
+        allowed = ", ".join(m.value for m in enum)
+        raise CardDataError(
+            f"{source}: card {row['name']!r} field {field!r} must be one of {allowed}, not {row[field]!r}"
+        ) from None
+
+
+def _fail(source: str, row: dict[str, str], field: str, why: str) -> CardDataError:
+    """A CardDataError for one card's field."""
+    return CardDataError(f"{source}: card {row['name']!r} field {field!r} {why}")
+
+
+def _check_name(row: dict[str, str], source: str, seen: set[str]) -> str:
+    """The card's name, checked to be non-empty and unique across all cards."""
+    name = row["name"]
+    if not name:
+        raise CardDataError(f"{source}: a card has an empty 'name' field")
+    if name in seen:
+        raise CardDataError(f"{source}: card {name!r} field 'name' is used by another card")
+    seen.add(name)
+    return name
+
+
+# --------------------------------------------------------------------------
+# One parser per file
+
+TREE_COLUMNS = ("name", "common", "water_pref", "plant", "grow", "water_min", "water_max",
+                "temp_min", "temp_max", "sun", "shade", "fire", "wind")
+
+
+def _check_water_pref(tree: TreeCard, row: dict[str, str], source: str) -> None:
+    """The tree's colour must match its water range: dry low, wet reaching 9, balanced in between."""
+    lo, hi = tree.water_min, tree.water_max
+    ok = {
+        WaterPref.DRY: lo <= 2 and hi <= 6,
+        WaterPref.WET: lo >= 4 and hi == MAX_VALUE,
+        WaterPref.BALANCED: 2 <= lo <= 4 and 6 <= hi <= 8,
+    }[tree.water_pref]
+    if not ok:
+        raise _fail(source, row, "water_pref", f"is {tree.water_pref.value} but the water range is {lo}-{hi}")
+
+
+def parse_trees(text: str, source: str = "trees.csv", first_id: int = 0, seen: set[str] | None = None
+                ) -> list[TreeCard]:
+    """Tree cards from CSV text, validated."""
+    seen = set() if seen is None else seen
+    cards = []
+    for index, row in enumerate(_rows(text, source, TREE_COLUMNS)):
+        name = _check_name(row, source, seen)
+        parts = name.split()
+        if len(parts) != 2 or not parts[0][:1].isupper() or not parts[1].islower():
+            raise _fail(source, row, "name", "must be a scientific name: Genus species")
+        grow = None if row["grow"] in ("", "none") else _int(row, "grow", source, 1, 3)
+        tree = TreeCard(
+            id=first_id + index, name=name, common=row["common"], genus=parts[0],
+            water_pref=_enum(row, "water_pref", source, WaterPref),
+            plant=_int(row, "plant", source, 1, 3), grow=grow,
+            water_min=_int(row, "water_min", source, MIN_VALUE, MAX_VALUE),
+            water_max=_int(row, "water_max", source, MIN_VALUE, MAX_VALUE),
+            temp_min=_int(row, "temp_min", source, MIN_VALUE, MAX_VALUE),
+            temp_max=_int(row, "temp_max", source, MIN_VALUE, MAX_VALUE),
+            **{f: _int(row, f, source, 1, MAX_STRENGTH) for f in ("sun", "shade", "fire", "wind")},
+        )
+        if not tree.common:
+            raise _fail(source, row, "common", "must not be empty")
+        if tree.water_min > tree.water_max:
+            raise _fail(source, row, "water_max", "must not be below water_min")
+        if tree.temp_min > tree.temp_max:
+            raise _fail(source, row, "temp_max", "must not be below temp_min")
+        _check_water_pref(tree, row, source)
+        budget = STRENGTH_BUDGET_BASE + 2 * (tree.plant + (tree.grow or 0))
+        total = tree.sun + tree.shade + tree.fire + tree.wind
+        if total != budget:
+            raise _fail(source, row, "sun", f"strengths total {total}, but the balance rule needs {budget}")
+        cards.append(tree)
+    return cards
+
+
+WEATHER_COLUMNS = ("name", "affects", "change")
+
+
+def _parse_weather(text: str, source: str, first_id: int, seen: set[str], cls: type, limit: int) -> list:
+    """Cloud or trend cards from CSV text, validated."""
+    cards = []
+    for index, row in enumerate(_rows(text, source, WEATHER_COLUMNS)):
+        name = _check_name(row, source, seen)
+        affects = _enum(row, "affects", source, Element)
+        if affects not in (Element.WATER, Element.TEMPERATURE):
+            raise _fail(source, row, "affects", "must be water or temperature")
+        change = _int(row, "change", source, -limit, limit)
+        if change == 0:
+            raise _fail(source, row, "change", "must not be 0")
+        cards.append(cls(id=first_id + index, name=name, affects=affects, change=change))
+    return cards
+
+
+def parse_clouds(text: str, source: str = "clouds.csv", first_id: int = 0, seen: set[str] | None = None
+                 ) -> list[CloudCard]:
+    """Cloud cards from CSV text, validated."""
+    return _parse_weather(text, source, first_id, set() if seen is None else seen, CloudCard, 3)
+
+
+def parse_trends(text: str, source: str = "trends.csv", first_id: int = 0, seen: set[str] | None = None
+                 ) -> list[TrendCard]:
+    """Trend cards from CSV text, validated."""
+    return _parse_weather(text, source, first_id, set() if seen is None else seen, TrendCard, 3)
+
+
+DISASTER_COLUMNS = ("name", "element", "strength", "cost", "targets", "sides", "linger", "needs_power")
+
+
+def parse_disasters(text: str, source: str = "disasters.csv", first_id: int = 0, seen: set[str] | None = None
+                    ) -> list[DisasterCard]:
+    """Disaster cards from CSV text, validated."""
+    seen = set() if seen is None else seen
+    cards = []
+    for index, row in enumerate(_rows(text, source, DISASTER_COLUMNS)):
+        name = _check_name(row, source, seen)
+        element = _enum(row, "element", source, Element)
+        climate = element in (Element.WATER, Element.TEMPERATURE)
+        strength = _int(row, "strength", source, -4 if climate else 1, 4 if climate else 9)
+        if strength == 0:
+            raise _fail(source, row, "strength", "must not be 0")
+        linger = _int(row, "linger", source, 0, 3)
+        if linger and not climate:
+            raise _fail(source, row, "linger", "only water and temperature disasters linger")
+        power = None if row["needs_power"] == "" else _enum(row, "needs_power", source, Power)
+        cards.append(DisasterCard(
+            id=first_id + index, name=name, element=element, strength=strength,
+            cost=_int(row, "cost", source, 1, 3), targets=_enum(row, "targets", source, Targets),
+            sides=_enum(row, "sides", source, Sides), linger=linger, needs_power=power,
+        ))
+    return cards
+
+
+HABITAT_COLUMNS = ("name", "region", "temperature", "water", "preferred", "power", "fire_mod", "wind_mod")
+
+
+def parse_habitats(text: str, trees: list[TreeCard], source: str = "habitats.csv") -> list[HabitatCard]:
+    """Habitat cards from CSV text, validated against the tree cards (preferred species must exist)."""
+    species = {t.name for t in trees}
+    genera = {t.genus for t in trees}
+    seen: set[str] = set()
+    cards = []
+    for index, row in enumerate(_rows(text, source, HABITAT_COLUMNS)):
+        name = _check_name(row, source, seen)
+        preferred = tuple(p.strip() for p in row["preferred"].split(";"))
+        if len(preferred) != 3:
+            raise _fail(source, row, "preferred", f"must list 3 species or genera, not {len(preferred)}")
+        for entry in preferred:
+            if entry not in species and entry not in genera:
+                raise _fail(source, row, "preferred", f"names {entry!r}, which is no tree card's species or genus")
+        cards.append(HabitatCard(
+            id=index, name=name, region=row["region"],
+            temperature=_int(row, "temperature", source, MIN_VALUE, MAX_VALUE),
+            water=_int(row, "water", source, MIN_VALUE, MAX_VALUE),
+            preferred=preferred, power=_enum(row, "power", source, Power),
+            fire_mod=_int(row, "fire_mod", source, -1, 1), wind_mod=_int(row, "wind_mod", source, -1, 1),
+        ))
+    return cards
+
+
+def load_cards(directory: Path = CARDS_DIR) -> tuple[tuple[Card, ...], tuple[HabitatCard, ...]]:
+    """The draw-pile cards (ids 0..71) and the habitat cards, read and validated from ``directory``."""
+    def read(name: str) -> str:
+        return (directory / name).read_text(encoding="utf-8")
+
+    seen: set[str] = set()
+    trees = parse_trees(read("trees.csv"), "trees.csv", 0, seen)
+    clouds = parse_clouds(read("clouds.csv"), "clouds.csv", len(trees), seen)
+    trends = parse_trends(read("trends.csv"), "trends.csv", len(trees) + len(clouds), seen)
+    disasters = parse_disasters(read("disasters.csv"), "disasters.csv",
+                                len(trees) + len(clouds) + len(trends), seen)
+    habitats = parse_habitats(read("habitats.csv"), trees)
+    for kind, cards in (("tree", trees), ("cloud", clouds), ("trend", trends), ("disaster", disasters),
+                        ("habitat", habitats)):
+        if len(cards) != EXPECTED_COUNTS[kind]:
+            raise CardDataError(f"there must be {EXPECTED_COUNTS[kind]} {kind} cards, not {len(cards)}")
+    return tuple(trees + clouds + trends + disasters), tuple(habitats)
+
+
+DECK, HABITATS = load_cards()
+_BY_NAME = {c.name.lower(): c for c in DECK}
+_HABITAT_BY_NAME = {h.name.lower(): h for h in HABITATS}
+
+
+def draw_pile_cards() -> tuple[Card, ...]:
+    """The 72 draw-pile cards (50 trees, 8 clouds, 4 trends, 10 disasters), each with ``kind``."""
+    return DECK
+
+
+def habitat_cards() -> tuple[HabitatCard, ...]:
+    """The 10 habitat cards."""
+    return HABITATS
+
+
+def card_by_name(name: str) -> Card:
+    """The draw-pile card called ``name`` (case-insensitive); KeyError if none."""
+    return _BY_NAME[name.strip().lower()]
+
+
+def habitat_by_name(name: str) -> HabitatCard:
+    """The habitat card called ``name`` (case-insensitive); KeyError if none."""
+    return _HABITAT_BY_NAME[name.strip().lower()]
