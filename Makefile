@@ -32,7 +32,8 @@ chromium:
 serve: venv
 	@echo "Dashboards: http://127.0.0.1:$(PORT)/voila/render/index.ipynb   (Ctrl-C stops the server)"
 	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-		--VoilaConfiguration.show_tracebacks=False
+		--VoilaConfiguration.show_tracebacks=False --VoilaConfiguration.preheat_kernel=True \
+		--VoilaConfiguration.default_pool_size=1
 
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks

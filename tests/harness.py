@@ -114,12 +114,18 @@ class Server:
         return [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
 
 
-def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None) -> Server:
-    """Voila serving every notebook under ``root`` on a free loopback port (tracebacks hidden)."""
+def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None,
+                preheat: bool = True) -> Server:
+    """Voila serving every notebook under ``root`` on a free loopback port, as ``make serve`` does.
+
+    With ``preheat`` (the default, like ``make serve``) each notebook runs in a waiting kernel before any
+    page connects, so every canvas has been drawn once before its page exists: the Voila trap path.
+    """
     port = port or free_port()
     exe = str(python or sys.executable)
     argv = [exe, "-m", "voila", str(root), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-            "--VoilaConfiguration.show_tracebacks=False", "--Voila.tornado_settings={'autoreload': False}"]
+            "--VoilaConfiguration.show_tracebacks=False", f"--VoilaConfiguration.preheat_kernel={preheat}",
+            "--VoilaConfiguration.default_pool_size=1"]
     return Server(argv, port, cwd=root, log_name="voila")
 
 

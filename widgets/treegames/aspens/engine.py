@@ -228,20 +228,59 @@ def bits(mask: int) -> Iterable[int]:
         mask ^= low
 
 
-LOW_MASKS = {w: (1 << w) - 1 for w in (1, 2, 4, 8, 16, 32, 64, 128)}
+def _nth_in_byte_table() -> tuple[tuple[int, ...], ...]:
+    """For each byte value, the positions of its set bits."""
+    return tuple(tuple(i for i in range(8) if (v >> i) & 1) for v in range(256))
+
+
+NTH_IN_BYTE = _nth_in_byte_table()
+_M128, _M64, _M32, _M16 = (1 << 128) - 1, (1 << 64) - 1, (1 << 32) - 1, (1 << 16) - 1
 
 
 def nth_bit(mask: int, n: int) -> int:
-    """The index of the ``n``-th set bit (0-based) of a mask below 2**256, by halving."""
-    base, width = 0, 256
-    while width > 1:
-        width >>= 1
-        low = (mask >> base) & LOW_MASKS[width]
-        count = low.bit_count()
-        if n >= count:
-            n -= count
-            base += width
-    return base
+    """The index of the ``n``-th set bit (0-based) of a mask below 2**256, by halving (unrolled)."""
+    base = 0
+    low = mask & _M128
+    c = low.bit_count()
+    if n >= c:
+        n -= c
+        base = 128
+        mask >>= 128
+    else:
+        mask = low
+    low = mask & _M64
+    c = low.bit_count()
+    if n >= c:
+        n -= c
+        base += 64
+        mask >>= 64
+    else:
+        mask = low
+    low = mask & _M32
+    c = low.bit_count()
+    if n >= c:
+        n -= c
+        base += 32
+        mask >>= 32
+    else:
+        mask = low
+    low = mask & _M16
+    c = low.bit_count()
+    if n >= c:
+        n -= c
+        base += 16
+        mask >>= 16
+    else:
+        mask = low
+    low = mask & 255
+    c = low.bit_count()
+    if n >= c:
+        n -= c
+        base += 8
+        mask >>= 8
+    else:
+        mask = low
+    return base + NTH_IN_BYTE[mask][n]
 
 
 class Geometry:
@@ -259,6 +298,9 @@ class Geometry:
         )
         self.steps = {d: step_of(d) for d in Direction}
         self.wind_steps = {d: tuple(step_of(v) for v in d.wind_directions()) for d in Direction}
+        self.source_order = {
+            d: tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))) for d in Direction
+        }
         self.seed = {b: Seed(c) for b, c in self.cell.items()}
         self.up = {b: GrowUp(c) for b, c in self.cell.items()}
         self.out = {b: GrowOut(c) for b, c in self.cell.items()}
@@ -620,7 +662,6 @@ class AspensState:
             raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
         s.__class__ = AspensState
         return s
-        raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
 
     def to_json(self) -> str:
         """The saved game: name, options and the history in notation."""
@@ -857,19 +898,20 @@ class AspensState:
 
     def _place(self, player: int, b: int) -> None:
         """Plant one tree of ``player`` on bit ``b`` of this fresh child (owning it, hand minus one)."""
-        own = list(self._own)
-        own[player] |= 1 << b
-        heights = list(self._heights)
-        row = bytearray(heights[player])
+        row = bytearray(self._heights[player])
         row[b] += 1
         if row[b] >= MAX_STACK:
             self._full = self._full | (1 << b)
-        heights[player] = bytes(row)
-        hand = list(self._hand)
-        hand[player] -= 1
-        self._own = (own[0], own[1])
-        self._heights = (heights[0], heights[1])
-        self._hand = (hand[0], hand[1])
+        o0, o1 = self._own
+        h0, h1 = self._hand
+        if player == ASPEN:
+            self._own = (o0 | (1 << b), o1)
+            self._heights = (bytes(row), self._heights[1])
+            self._hand = (h0 - 1, h1)
+        else:
+            self._own = (o0, o1 | (1 << b))
+            self._heights = (self._heights[0], bytes(row))
+            self._hand = (h0, h1 - 1)
 
     def _apply_grow_up(self, action: GrowUp) -> AspensState:
         """3A Grow Up (and the growing stage): one more tree on a space the mover owns."""
@@ -944,8 +986,9 @@ class AspensState:
             recorded = self._checked_source(action, b)
         else:
             recorded = None
-            for d in (wind, *wind.wind_directions()):
-                if (own >> (b - geo.steps[d])) & 1:
+            for d, step in geo.source_order[wind]:
+                source = b - step
+                if source >= 0 and (own >> source) & 1:
                     recorded = geo.out_from[(b, d)]
                     break
             if recorded is None:
@@ -1204,10 +1247,8 @@ class AspensState:
         if kind is RollWind:
             return f"The Wind die shows {action.direction.name}. " + self._gain_words()
         if kind is EndTurn:
-            base = f"{PLAYER_NAMES[1 - self.turn_player] if self.turn_player is not None else ''} ends the turn."
-            if self.is_terminal() or self._cascade:
-                base = "The turn ends."
-            return base + self._cascade_words()
+            ender = self.turn_player if self.is_terminal() else 1 - self.turn_player
+            return f"{PLAYER_NAMES[ender]} ends the turn." + self._cascade_words()
         name = cell_name(action.cell)
         player = self.owner(action.cell)
         who = PLAYER_NAMES[player] if player is not None else "?"

@@ -26,7 +26,18 @@ from .rules import (
 )
 from .scoring import summer_points, winter_points
 
-__all__ = ["Phase", "Kind", "Action", "BoskGame", "BoskState", "new_game", "summer_table", "winter_table"]
+__all__ = [
+    "Phase",
+    "Kind",
+    "Action",
+    "BoskGame",
+    "BoskState",
+    "ScoreRow",
+    "new_game",
+    "summer_table",
+    "winter_table",
+    "closest_clockwise",
+]
 
 
 class Phase(str, Enum):
@@ -307,7 +318,7 @@ class BoskState:
 
     def scores(self) -> tuple[int, ...]:
         """Each player's points so far (summer plus winter)."""
-        return tuple(a + b for a, b in zip(self.summer, self.winter))
+        return tuple(a + b for a, b in zip(self.summer, self.winter, strict=False))
 
     def winners(self) -> tuple[int, ...]:
         """The single winner once the game is over (ties: closest clockwise to the final round's start player)."""
@@ -425,7 +436,11 @@ class BoskState:
         """The next state; IllegalAction naming the rule (and this state unchanged) if not allowed."""
         if isinstance(action, str):
             action = self.parse_action(action)
-        if not isinstance(action, Action) or not isinstance(action.kind, Kind):
+        if (
+            not isinstance(action, Action)
+            or not isinstance(action.kind, Kind)
+            or not all(type(x) is int for x in action[1:])
+        ):
             raise IllegalAction(f"not a Bosk action: {action!r}. {NOTATION_HELP}")
         phase = self.phase
         expected = _PHASE_KIND[phase]
@@ -444,7 +459,7 @@ class BoskState:
         """Setup 4: the chance outcome names the start player, who takes the Hiker."""
         if not 0 <= action.value < self.game.num_players:
             raise IllegalAction(f"Setup 4: there is no player {action.value + 1} to be start player")
-        s = self._child(action)
+        s = self._child(self.game.start_actions[action.value])
         s.start = s.current = action.value
         s.phase = Phase.SPRING
         return s
@@ -474,7 +489,7 @@ class BoskState:
                 f"I. Spring 1: {self.game.player_name(p)} has no tree of value {action.value} left to grow "
                 f"(left: {left})"
             )
-        s = self._child(action)
+        s = self._child(self.game.tree_actions[action.value, i])
         trees = list(self.trees)
         trees[i] = (p << 3) | action.value
         s.trees = tuple(trees)
@@ -499,7 +514,7 @@ class BoskState:
         for _, _, points in summer_table(self):
             for p in range(n):
                 totals[p] += points[p]
-        s = self._child(action)
+        s = self._child(self.game.summer_action)
         s.summer = tuple(totals)
         fewest = min(totals)
         s.start = s.current = closest_clockwise([p for p in range(n) if totals[p] == fewest], self.start, n)
@@ -510,7 +525,7 @@ class BoskState:
         """III. Autumn, Initial Wind Direction: the wind board's side sets the first wind."""
         if not 0 <= action.value < 4:
             raise IllegalAction("III. Autumn, Initial Wind Direction 1: the wind board goes on one of the 4 sides")
-        s = self._child(action)
+        s = self._child(self.game.wind_actions[action.value])
         s.first_wind = (action.value + 2) % 4
         s.round = 1
         s.wind = (s.first_wind + self.game.wind_pattern[0]) % 4
@@ -549,7 +564,7 @@ class BoskState:
                 f"Falling Leaves 1b and 1f: leaf tile {tile_name(tile)} was played before and cannot be "
                 f"selected again"
             )
-        s = self._child(action)
+        s = self._child(game.choose_actions[i, tile])
         s.tree_at = i
         s.tile = tile
         s.head = -1
@@ -585,7 +600,7 @@ class BoskState:
             raise IllegalAction(self._why_not_leaf(sq))
         pile = self.piles[sq]
         cost = len(pile) if pile and pile[-1] != p else 0
-        s = self._child(action)
+        s = self._child(self.game.leaf_actions[sq])
         piles = list(self.piles)
         piles[sq] = pile + (p,)
         s.piles = tuple(piles)
@@ -628,7 +643,7 @@ class BoskState:
                 f"Squirrel 1: the squirrel goes within 3 squares of its tree in the direction of the wind, "
                 f"moving like a leaf path; {_square_name(row, col)} is not one of them ({reach})"
             )
-        s = self._child(action)
+        s = self._child(self.game.squirrel_actions[sq])
         squirrels = list(self.squirrels)
         squirrels[self.current] = sq
         s.squirrels = tuple(squirrels)
@@ -642,7 +657,7 @@ class BoskState:
         for _, _, points in winter_table(self):
             for p in range(n):
                 totals[p] += points[p]
-        s = self._child(action)
+        s = self._child(self.game.winter_action)
         s.winter = tuple(totals)
         s.phase = Phase.GAME_OVER
         s.current = TERMINAL
@@ -927,7 +942,18 @@ def closest_clockwise(candidates: list[int], origin: int, num_players: int) -> i
     return min(candidates, key=lambda p: (p - origin) % num_players)
 
 
-def summer_table(state: BoskState) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+class ScoreRow(NamedTuple):
+    """One line of a majority scoring table: a trail or a region."""
+
+    name: str
+    """'row 3', 'column d' or a region name."""
+    totals: tuple[int, ...]
+    """Each player's total tree value (summer) or controlled squares (winter); 0 = absent."""
+    points: tuple[int, ...]
+    """Each player's points there."""
+
+
+def summer_table(state: BoskState) -> list[ScoreRow]:
     """Summer scoring per trail: (trail name, each player's total tree value, each player's points)."""
     n = state.game.num_players
     rows = []
@@ -937,11 +963,11 @@ def summer_table(state: BoskState) -> list[tuple[str, tuple[int, ...], tuple[int
             t = state.trees[i]
             if t:
                 totals[t >> 3] += t & 7
-        rows.append((name, tuple(totals), summer_points(totals)))
+        rows.append(ScoreRow(name, tuple(totals), summer_points(totals)))
     return rows
 
 
-def winter_table(state: BoskState) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+def winter_table(state: BoskState) -> list[ScoreRow]:
     """Winter scoring per region: (region name, each player's controlled squares, each player's points)."""
     park = state.game.park
     n = state.game.num_players
@@ -950,12 +976,12 @@ def winter_table(state: BoskState) -> list[tuple[str, tuple[int, ...], tuple[int
         if sq >= 0:
             control[sq] = (p,)
     rows = []
-    for name, squares in zip(park.region_names, park.region_squares):
+    for name, squares in zip(park.region_names, park.region_squares, strict=False):
         counts = [0] * n
         for sq in squares:
             if control[sq]:
                 counts[control[sq][-1]] += 1
-        rows.append((name, tuple(counts), winter_points(counts)))
+        rows.append(ScoreRow(name, tuple(counts), winter_points(counts)))
     return rows
 
 

@@ -154,6 +154,10 @@ class Park:
         """Whether a tree may stand at intersection (row, col): not on an edge or corner (Spring, note)."""
         return 1 <= row < self.size and 1 <= col < self.size
 
+    def interior_intersections(self) -> list[tuple[int, int]]:
+        """(row, col) of every intersection where a tree may grow."""
+        return [self.intersection_rc(i) for i in self.interior]
+
     def region_of(self, row: int, col: int) -> str:
         """The region name of the square at (row, col)."""
         return self.region_names[self.terrain[self.square(row, col)]]

@@ -247,7 +247,7 @@ def last_event(state: BoskState) -> str:
         if reason:
             parts.append(f"The turn ends: {reason}.")
         if state.end_reason in (1, 2, 3) and returned > 0:
-            parts.append(f"{returned} unused active leaves return to the supply.")
+            parts.append(f"{returned} unused active {'leaf returns' if returned == 1 else 'leaves return'} to the supply.")
         parts.append(f"The tree at {prev.park.intersection_label(prev.tree_at)} is removed.")
         if state.round != prev.round:
             parts.append(

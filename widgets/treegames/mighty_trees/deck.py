@@ -271,7 +271,7 @@ def _int(row: dict[str, str], field: str, source: str, low: int, high: int) -> i
     try:
         value = int(text)
     except ValueError:
-        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be a whole number, not {text!r}")
+        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be a whole number, not {text!r}") from None
     if not low <= value <= high:
         raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be {low}..{high}, not {value}")
     return value

@@ -89,6 +89,7 @@ class SceneCanvas:
         self.make_scene = make_scene
         self.frames = 0
         self.canvas.on_client_ready(self.redraw)
+        self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
 
     def redraw(self) -> Scene:
         """Compute the scene now and send it; return it (tests look at it)."""

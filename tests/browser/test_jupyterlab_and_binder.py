@@ -1,0 +1,73 @@
+"""The same dashboard in JupyterLab (run all) and behind a Binder-style URL served by a Jupyter server with Voila."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import harness
+import pytest
+
+NOTEBOOK = "notebooks/aspens/board-and-setups.ipynb"
+
+
+def test_notebook_runs_in_jupyterlab_and_draws(browser, tmp_path):
+    # JupyterLab autosaves what it runs: give it a copy, never the repository's notebooks.
+    shutil.copytree(harness.NOTEBOOKS, tmp_path / "notebooks")
+    server = harness.start_jupyter("lab", root=tmp_path)
+    try:
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        page.goto(f"{server.base}/lab/tree/{NOTEBOOK}", timeout=120_000)
+        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_text("Run All Cells", exact=True).click()
+        stats = harness.wait_for_drawing(page, timeout=120)
+        assert stats["inked"] > 50_000
+        harness.screenshot(page, "jupyterlab-board")
+        context.close()
+    finally:
+        server.stop()
+    assert server.alive_pids() == []
+
+
+def binder_environment() -> tuple[str, dict]:
+    """A virtual environment built from binder/ alone (requirements.txt, then postBuild): a stand-in Binder build.
+
+    Cached under artifacts/ by the hash of the pins; postBuild runs every time so the package is current.
+    """
+    pins = (harness.ROOT / "binder" / "requirements.txt").read_bytes()
+    home = harness.ARTIFACTS / f"binder-env-{harness.digest(pins)}"
+    python = home / "bin" / "python"
+    if not (home / ".built").exists():
+        shutil.rmtree(home, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+                       cwd=harness.ROOT, check=True)
+        (home / ".built").touch()
+    env = dict(os.environ, PATH=f"{home / 'bin'}:{os.environ['PATH']}", VIRTUAL_ENV=str(home))
+    subprocess.run(["bash", "binder/postBuild"], cwd=harness.ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    return str(python), env
+
+
+@pytest.mark.slow
+def test_binder_urlpath_opens_the_dashboard(browser):
+    python, _ = binder_environment()
+    check = subprocess.run([python, "-c", "import treegames, sys; print(treegames.__file__)"],
+                           capture_output=True, text=True, check=True, cwd="/")
+    assert "site-packages" in check.stdout, "the Binder env must use its own installed copy"
+    server = harness.start_jupyter("server", python=python)
+    try:
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        stats = harness.open_dashboard(page, server, NOTEBOOK, prefix="/voila/render/")
+        assert stats["inked"] > 50_000
+        harness.screenshot(page, "binder-board")
+        context.close()
+    finally:
+        server.stop()
+    assert server.alive_pids() == []

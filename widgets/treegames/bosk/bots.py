@@ -1,0 +1,188 @@
+"""A simple heuristic Bosk bot.
+
+GreedyBot's heuristic, one step at a time:
+
+* **Spring**: grow its highest remaining tree where it most improves its summer
+  margin (its points minus the best rival's) on that tree's row and column;
+  ties go to the intersection nearest the centre (more room for leaves).
+* **Initial wind**: place the wind board so the first wind gives its value-1
+  trees the longest run of squares before the edge.
+* **Falling leaves**: try every allowed tree and tile, playing each path out
+  greedily (below), and keep the one with the best winter-margin gain minus
+  0.25 per leaf tile value (so big tiles are not wasted on small gains).
+* **Leaf placement / squirrel**: the square that most improves its winter
+  margin (its region points minus the best rival's), counting a covering cost
+  as 0.5 per returned leaf; ties go to the square with more room ahead.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .engine import BoskState, Kind, Phase
+from .park import DIRECTIONS
+from .scoring import summer_points, winter_points
+
+__all__ = ["GreedyBot"]
+
+TILE_PENALTY = 0.25
+"""Winter-margin points a leaf tile must earn per leaf of its value to be worth playing."""
+
+COVER_PENALTY = 0.5
+"""Winter-margin points charged per active leaf returned when covering."""
+
+
+def _margin(points: tuple[int, ...], me: int) -> int:
+    """My points minus the best rival's."""
+    return points[me] - max(v for p, v in enumerate(points) if p != me)
+
+
+def control_counts(state: BoskState) -> list[list[int]]:
+    """Per region, how many squares each player controls (top leaf or squirrel)."""
+    park = state.park
+    counts = [[0] * state.num_players for _ in park.region_names]
+    for sq in range(park.num_squares):
+        owner = state.controller(*park.square_rc(sq))
+        if owner is not None:
+            counts[park.terrain[sq]][owner] += 1
+    return counts
+
+
+def _winter_gain(state: BoskState, counts: list[list[int]], me: int, sq: int) -> int:
+    """Change of my winter margin if I take control of square ``sq``."""
+    park = state.park
+    old = state.controller(*park.square_rc(sq))
+    if old == me:
+        return 0
+    region = counts[park.terrain[sq]]
+    after = list(region)
+    after[me] += 1
+    if old is not None:
+        after[old] -= 1
+    return _margin(winter_points(after), me) - _margin(winter_points(region), me)
+
+
+def _take(state: BoskState, counts: list[list[int]], me: int, sq: int) -> None:
+    """Update ``counts`` for me taking control of ``sq`` (before the state changes)."""
+    park = state.park
+    old = state.controller(*park.square_rc(sq))
+    if old != me:
+        region = counts[park.terrain[sq]]
+        region[me] += 1
+        if old is not None:
+            region[old] -= 1
+
+
+class GreedyBot:
+    """Plays the move with the best immediate gain in its score margin (see the module docstring)."""
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng or random.Random(0)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    def choose(self, state: BoskState):
+        """The heuristic's action for the player to move."""
+        phase = state.phase
+        if phase is Phase.SPRING:
+            return self._spring(state)
+        if phase is Phase.WIND:
+            return self._wind(state)
+        if phase is Phase.FALLING_LEAVES:
+            return self._falling(state)
+        if phase is Phase.LEAF_PLACEMENT or phase is Phase.SQUIRREL:
+            return self._best_square(state, control_counts(state))[0]
+        return state.legal_actions()[0]
+
+    def _spring(self, state: BoskState):
+        """Highest tree where it best improves the summer margin on its two trails."""
+        park = state.park
+        me = state.current_player
+        value = max(state.trees_in_hand(me))
+        centre = park.size / 2
+        best, best_key = None, None
+        for action in state.legal_actions():
+            if action.value != value:
+                continue
+            key = (self._summer_gain(state, me, action.row, action.col, value),
+                   -abs(action.row - centre) - abs(action.col - centre))
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best
+
+    @staticmethod
+    def _summer_gain(state: BoskState, me: int, row: int, col: int, value: int) -> int:
+        """Change of my summer margin on the row and column trails through (row, col)."""
+        n = state.num_players
+        size = state.park.size
+        gain = 0
+        for cells in ([(row, c) for c in range(1, size)], [(r, col) for r in range(1, size)]):
+            totals = [0] * n
+            for r, c in cells:
+                tree = state.tree_at_intersection(r, c)
+                if tree:
+                    totals[tree[0]] += tree[1]
+            before = _margin(summer_points(totals), me)
+            totals[me] += value
+            gain += _margin(summer_points(totals), me) - before
+        return gain
+
+    def _wind(self, state: BoskState):
+        """The side whose first wind gives my value-1 trees the longest runs."""
+        me = state.current_player
+        size = state.park.size
+        mine = [rc for rc, (owner, value) in state.trees_on_board().items() if owner == me and value == 1]
+        best, best_room = None, -1
+        for action in state.legal_actions():
+            dr, dc = _blow(action.value)
+            room = 0
+            for r, c in mine:
+                room += (size - r) if dr > 0 else r if dr < 0 else (size - c) if dc > 0 else c
+            if room > best_room:
+                best, best_room = action, room
+        return best
+
+    def _falling(self, state: BoskState):
+        """The tree and tile whose greedy path gains most, net of the tile's size."""
+        best, best_score = None, None
+        for action in state.legal_actions():
+            gain = self._rollout(state.apply(action), state.current_player)
+            score = gain - TILE_PENALTY * action.value
+            if best_score is None or score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _rollout(self, state: BoskState, me: int) -> float:
+        """Total winter-margin gain of finishing this turn greedily."""
+        counts = control_counts(state)
+        total = 0.0
+        while state.current_player == me and state.phase in (Phase.LEAF_PLACEMENT, Phase.SQUIRREL):
+            action, score = self._best_square(state, counts)
+            _take(state, counts, me, state.park.square(action.row, action.col))
+            total += score
+            state = state.apply(action)
+        return total
+
+    def _best_square(self, state: BoskState, counts: list[list[int]]):
+        """(action, score) of the best square for the next leaf or the squirrel."""
+        me = state.current_player
+        park = state.park
+        ahead = park.ahead_squares[state.wind_direction.index]
+        best, best_key = None, None
+        for action in state.legal_actions():
+            sq = park.square(action.row, action.col)
+            score = float(_winter_gain(state, counts, me, sq))
+            if action.kind is Kind.LEAF:
+                pile = state.pile(action.row, action.col)
+                if pile and pile[-1] != me:
+                    score -= COVER_PENALTY * len(pile)
+            key = (score, len(ahead[sq]))
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best, best_key[0]
+
+
+def _blow(side: int) -> tuple[int, int]:
+    """The (row, col) step of the wind blowing away from wind-board side ``side``."""
+    return DIRECTIONS[side].opposite().step

@@ -1,0 +1,159 @@
+"""Mighty Trees, the Party Game (Timber Version): the rules engine (no UI imports).
+
+Source: ``mighty-trees-timber-party.txt`` (revised 9/2002).  That text points
+to a Guidebook and to cards we do not have; the missing pieces are designed
+here and listed under *Our interpretation*.
+
+Use ``new_game(players=2, **options)`` -> :class:`MightyTreesGame`; its
+``new_initial_state()`` follows the ``treegames.core`` protocol.
+
+The rules as implemented (rulebook section in brackets)
+-------------------------------------------------------
+* [Game Layout] One habitat card is drawn at random (a chance node) and shared
+  by all; each player has 2 understory and 2 canopy slots.  The 72-card draw
+  pile (50 trees, 8 clouds, 4 trends, 10 disasters) has no order: each draw is
+  a chance node where every card left is equally likely.  Discards go to the
+  face-up litter pile, which becomes the new draw pile when the draw pile is
+  empty.
+* [Player Commands] Each player is dealt 3 cards (one at a time, P1 first).
+  [Game Turn] The first player is chosen at random (a chance node); turns then
+  go P1, P2, ... in order.
+* [Mobilization Phase] A turn starts with 3 Sols.
+* [Battle Phase / Sol Laws] Spend Sols on: planting a tree from the Command
+  into an empty understory slot (its planting cost; the habitat's current
+  temperature and water must lie within the tree's ranges); growing an
+  understory tree into an empty canopy slot (its growth cost; a tree without
+  one never reaches the canopy); discarding a card from the Command,
+  understory or canopy (1 Sol); a cloud card (1 Sol); a trend card (2 Sols); a
+  disaster (its own cost).  At least 1 Sol must be spent; unspent Sols are
+  lost.  The Battle Phase ends with ``end`` or when no Sols are left.
+* [Initiate Tree Combat] Only a tree being planted may attack, only then; only
+  understory trees can be attacked; only a player with at least 2 trees
+  (understory plus canopy) can be attacked; combat is optional.
+* [Regroup Phase] Draw until 3 cards are in the Command; that ends the turn.
+* [Capturing a Habitat / Winning] The first player with 2 canopy trees
+  captures the habitat and wins.
+
+Our interpretation (where the rulebook is silent)
+------------------------------------------------
+* Cards: the 50 tree cards are real species native to the southeastern United
+  States with true USDA hardiness zones (temperature range, capped at 1-9) and
+  water preference (the card's colour: dry, balanced, wet, with a matching
+  water range on the 1-9 scale).  **Sol costs and strengths are our own
+  design**, balanced by one checked rule: sun + shade + fire + wind =
+  8 + 2 x (planting + growth Sols).  Cloud, trend, disaster and habitat cards
+  are our own design, in ``cards/*.csv`` (see :mod:`.deck`).
+* Tree combat (free: it is part of planting, no extra Sols): the attacker's
+  sun strength against the defender's shade strength, each +2 if the habitat
+  prefers that species.  Higher wins; the loser dies and goes to the litter.
+  A tie leaves both trees standing.  You can only attack another player.
+* Current conditions = the habitat card's temperature and water, plus trend
+  changes, plus every cloud and lingering disaster in play, kept within 1-9.
+  Planting is checked against them.
+* Clouds: +/- water or temperature until the start of their player's next
+  turn (``CLOUD_ROUNDS`` = 1).  Clouds never kill trees.
+* Trends: a lasting change (the card goes to the litter); at once, every tree
+  on every side whose ranges no longer hold the current conditions dies.
+* Disasters: fire and wind disasters have a force: disaster strength + the
+  habitat's fire (or wind) modifier; each struck tree whose fire (or wind)
+  strength, +2 if preferred, is below the force dies.  Water and temperature
+  disasters (Flood, Drought, Hard Freeze, Heat Wave) change the conditions;
+  each struck tree whose ranges no longer hold them dies.  Those four linger:
+  the card stays in play, its change in force, for ``linger`` rounds (until
+  the start of its player's turn that many turns later), then goes to the
+  litter.  Which trees (understory, canopy, all) and sides (everyone's, or
+  one chosen other player's, for Tornado) are on the card.
+* Habitat powers (one per habitat): rich soil (growing costs 1 less, at least
+  1); fire season (fire disasters cost 1 less, at least 1); hurricane coast,
+  floodplain, high elevation (enable Hurricane, Flood, Ice Storm: those can
+  only be unleashed in such a habitat).
+* A player with no Sol-spending action at all may ``end`` with 0 Sols spent
+  (the 1-Sol minimum cannot be met).  If the draw and litter piles are both
+  empty, Regroup draws nothing.
+* ``max_turns`` (default 200 turns in all, counting every player's turns): a
+  game nobody has won by then ends as a draw (no winner), so every game ends.
+* Capturing ends the capturer's Battle Phase (unspent Sols are lost).
+
+Game Variations (named options)
+-------------------------------
+* ``without_quercus_marilandica=False``: True removes that tree (71 cards).
+* ``habitats_to_win=1``: 2 means capture 2 habitats to win; a captured habitat
+  is cleared (every tree, cloud and lingering disaster to the litter; trend
+  changes end), a new habitat is drawn (chance) and the capturer Regroups.
+  If the 10 habitats run out, the game ends as a draw.
+* ``ignore_lingering=False``: True makes water and temperature disasters
+  strike once and go straight to the litter.
+* ``two_sided_disasters=False``: True makes disasters that strike every side
+  strike only the caster's side and one other side the caster chooses
+  (``disaster Wildfire at P2``).
+
+Notation
+--------
+``habitat Southern Appalachian Cove``, ``draw Quercus marilandica``,
+``first P2``, ``plant Quercus alba``,
+``plant Quercus alba attack P2 understory 1``, ``grow 1``,
+``discard Cumulonimbus``, ``discard understory 2``, ``discard canopy 1``,
+``cloud Cumulonimbus``, ``trend Warming Trend``, ``disaster Wildfire``,
+``disaster Tornado at P2``, ``end``.  Players are P1-P6, slots 1-2.
+
+Bots
+----
+``core.RandomBot`` works (it uses ``state.random_action``); :class:`GreedyBot`
+is described in :mod:`.bots`.
+"""
+
+from .bots import GreedyBot
+from .deck import (
+    CardDataError,
+    CloudCard,
+    DisasterCard,
+    HabitatCard,
+    Kind,
+    Power,
+    TreeCard,
+    TrendCard,
+    WaterPref,
+    card_by_name,
+    draw_pile_cards,
+    habitat_by_name,
+    habitat_cards,
+)
+from .rules import (
+    OPTION_DEFAULTS,
+    Action,
+    MightyTreesGame,
+    MightyTreesState,
+    NotationError,
+    Phase,
+    PlayerView,
+    Verb,
+    new_game,
+    parse_action,
+)
+
+__all__ = [
+    "new_game",
+    "MightyTreesGame",
+    "MightyTreesState",
+    "PlayerView",
+    "Phase",
+    "Verb",
+    "Action",
+    "NotationError",
+    "OPTION_DEFAULTS",
+    "parse_action",
+    "GreedyBot",
+    "draw_pile_cards",
+    "habitat_cards",
+    "card_by_name",
+    "habitat_by_name",
+    "CardDataError",
+    "Kind",
+    "Power",
+    "WaterPref",
+    "TreeCard",
+    "CloudCard",
+    "TrendCard",
+    "DisasterCard",
+    "HabitatCard",
+]

@@ -1,0 +1,1186 @@
+"""The Mighty Trees Timber Party Game: game, states, actions and notation.
+
+The rules and our interpretations are described in the package docstring
+(:mod:`treegames.mighty_trees`).  Rulebook section names used in messages:
+"Game Layout", "Player Commands", "Mobilization Phase", "Battle Phase",
+"Sol Laws (Party Game)", "Initiate Tree Combat", "Regroup Phase",
+"Capturing a Habitat", "Winning" and "Game Variations".
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from .. import core
+from ..core import CHANCE, TERMINAL, IllegalAction
+from .deck import (
+    DECK,
+    HABITATS,
+    MAX_VALUE,
+    MIN_VALUE,
+    PREFERRED_BONUS,
+    CloudCard,
+    DisasterCard,
+    Element,
+    HabitatCard,
+    Kind,
+    Power,
+    Sides,
+    Targets,
+    TreeCard,
+    TrendCard,
+    card_by_name,
+    habitat_by_name,
+)
+
+__all__ = [
+    "Phase",
+    "Verb",
+    "Action",
+    "MightyTreesGame",
+    "MightyTreesState",
+    "PlayerView",
+    "NotationError",
+    "new_game",
+    "OPTION_DEFAULTS",
+    "SOLS_PER_TURN",
+    "COMMAND_SIZE",
+    "DISCARD_COST",
+    "CLOUD_COST",
+    "TREND_COST",
+    "SLOTS",
+    "CLOUD_ROUNDS",
+]
+
+SOLS_PER_TURN = 3
+"""Sol Laws: 3 Sols per turn (Mobilization Phase)."""
+MIN_SOLS_SPENT = 1
+"""Sol Laws: at least 1 Sol must be spent each turn."""
+DISCARD_COST = 1
+"""Sol Laws: 1 Sol to discard a card from the Command, understory or canopy."""
+CLOUD_COST = 1
+"""Mobilization Phase: cloud cards cost 1 Sol."""
+TREND_COST = 2
+"""Mobilization Phase: trend cards cost 2 Sols."""
+COMMAND_SIZE = 3
+"""Player Commands / Regroup Phase: a Command is filled to 3 cards."""
+SLOTS = 2
+"""Understory & Canopy: each player has 2 understory and 2 canopy slots."""
+CLOUD_ROUNDS = 1
+"""Our interpretation: a cloud stays in play until the start of its player's next turn."""
+POWER_DISCOUNT = 1
+"""Our interpretation: rich soil and fire season powers take 1 Sol off (never below 1)."""
+
+OPTION_DEFAULTS: dict[str, Any] = {
+    "max_turns": 200,
+    "habitats_to_win": 1,
+    "without_quercus_marilandica": False,
+    "ignore_lingering": False,
+    "two_sided_disasters": False,
+}
+"""Every named option and its default (the last four are the rulebook's Game Variations)."""
+
+OPTION_RULES: dict[str, Any] = {
+    "max_turns": int,
+    "habitats_to_win": (1, 2),
+    "without_quercus_marilandica": bool,
+    "ignore_lingering": bool,
+    "two_sided_disasters": bool,
+}
+
+QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
+
+# Per-card data in flat tuples, for speed.
+IS_TREE = tuple(c.kind is Kind.TREE for c in DECK)
+SHIFT_T = tuple(
+    c.change if isinstance(c, CloudCard) and c.affects is Element.TEMPERATURE
+    else c.strength if isinstance(c, DisasterCard) and c.element is Element.TEMPERATURE else 0
+    for c in DECK
+)
+SHIFT_W = tuple(
+    c.change if isinstance(c, CloudCard) and c.affects is Element.WATER
+    else c.strength if isinstance(c, DisasterCard) and c.element is Element.WATER else 0
+    for c in DECK
+)
+PREFERRED_MASK = tuple(
+    sum(1 << t.id for t in DECK if isinstance(t, TreeCard) and h.prefers(t)) for h in HABITATS
+)
+
+
+class NotationError(ValueError):
+    """Text that is not Mighty Trees action notation."""
+
+
+class Phase(str, Enum):
+    """The rulebook step in force."""
+
+    HABITAT = "habitat"  # Game Layout: a habitat card is drawn (chance)
+    DEAL = "deal"  # Player Commands: each player draws 3 cards (chance)
+    FIRST_PLAYER = "first player"  # Game Turn: select the 1st player (chance)
+    BATTLE = "battle"  # Battle Phase: the mover spends Sols (Mobilization happens on entry)
+    REGROUP = "regroup"  # Regroup Phase: the mover draws up to 3 cards (chance)
+    GAME_OVER = "game over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Verb(str, Enum):
+    """The first word of every action's notation."""
+
+    HABITAT = "habitat"
+    DRAW = "draw"
+    FIRST = "first"
+    PLANT = "plant"
+    GROW = "grow"
+    DISCARD = "discard"
+    CLOUD = "cloud"
+    TREND = "trend"
+    DISASTER = "disaster"
+    END = "end"
+
+
+PLACES = ("hand", "understory", "canopy")
+
+
+class Action(NamedTuple):
+    """One action: a verb and its card id, target player, place and slot (0-based; -1 = none)."""
+
+    verb: Verb
+    card: int = -1  # draw-pile card id; for HABITAT the habitat id
+    player: int = -1  # FIRST: the first player; PLANT: player attacked; DISASTER: chosen side
+    place: str = ""  # DISCARD: hand/understory/canopy; PLANT with attack: understory/canopy
+    slot: int = -1  # GROW, DISCARD from a slot, PLANT attack: the slot (0-based)
+
+    def __str__(self) -> str:
+        verb = self.verb
+        if verb is Verb.END:
+            return "end"
+        if verb is Verb.HABITAT:
+            return f"habitat {HABITATS[self.card].name}"
+        if verb is Verb.FIRST:
+            return f"first P{self.player + 1}"
+        if verb is Verb.GROW:
+            return f"grow {self.slot + 1}"
+        if verb is Verb.DISCARD and self.place != "hand":
+            return f"discard {self.place} {self.slot + 1}"
+        text = f"{verb.value} {DECK[self.card].name}"
+        if verb is Verb.PLANT and self.player >= 0:
+            text += f" attack P{self.player + 1} {self.place} {self.slot + 1}"
+        elif verb is Verb.DISASTER and self.player >= 0:
+            text += f" at P{self.player + 1}"
+        return text
+
+
+END = Action(Verb.END)
+DRAW_ACTIONS = tuple(Action(Verb.DRAW, c.id) for c in DECK)
+HABITAT_ACTIONS = tuple(Action(Verb.HABITAT, h.id) for h in HABITATS)
+PLANT_ACTIONS = tuple(Action(Verb.PLANT, c.id) for c in DECK)
+CLOUD_ACTIONS = tuple(Action(Verb.CLOUD, c.id) for c in DECK)
+TREND_ACTIONS = tuple(Action(Verb.TREND, c.id) for c in DECK)
+DISASTER_ACTIONS = tuple(Action(Verb.DISASTER, c.id) for c in DECK)
+DISCARD_HAND_ACTIONS = tuple(Action(Verb.DISCARD, c.id, place="hand") for c in DECK)
+GROW_ACTIONS = tuple(Action(Verb.GROW, slot=i) for i in range(SLOTS))
+DISCARD_UNDER_ACTIONS = tuple(Action(Verb.DISCARD, place="understory", slot=i) for i in range(SLOTS))
+DISCARD_CANOPY_ACTIONS = tuple(Action(Verb.DISCARD, place="canopy", slot=i) for i in range(SLOTS))
+FRACTIONS = tuple(Fraction(1, n) if n else None for n in range(len(DECK) + 1))
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def clamp(value: int) -> int:
+    """A temperature or water value kept within 1..9."""
+    return MIN_VALUE if value < MIN_VALUE else MAX_VALUE if value > MAX_VALUE else value
+
+
+def player_name(index: int) -> str:
+    """A player's name in notation: P1, P2, ..."""
+    return f"P{index + 1}"
+
+
+# --------------------------------------------------------------------------
+# The game
+
+
+class MightyTreesGame:
+    """The rules and options of one Mighty Trees Timber Party Game; makes states."""
+
+    name = "mighty_trees"
+
+    def __init__(self, players: int = 2, **options: Any):
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+            raise ValueError(f"Mighty Trees is for 2-6 players (rulebook, # of Players), not {players!r}")
+        core.check_options(options, OPTION_RULES)
+        merged = {**OPTION_DEFAULTS, **options}
+        if merged["max_turns"] < 1:
+            raise ValueError(f"option 'max_turns' must be at least 1, not {merged['max_turns']}")
+        self.num_players = players
+        self.options = merged
+        self.max_turns: int = merged["max_turns"]
+        self.habitats_to_win: int = merged["habitats_to_win"]
+        self.lingering: bool = not merged["ignore_lingering"]
+        self.two_sided: bool = merged["two_sided_disasters"]
+        deck = (1 << len(DECK)) - 1
+        if merged["without_quercus_marilandica"]:
+            deck &= ~(1 << QUERCUS_MARILANDICA)
+        self.deck_mask = deck
+        self.deck_size = deck.bit_count()
+        self.first_fractions = Fraction(1, players)
+
+    def new_initial_state(self) -> MightyTreesState:
+        """The state before the habitat is drawn."""
+        return MightyTreesState._initial(self)
+
+    def state_from_json(self, text: str) -> MightyTreesState:
+        """Rebuild a saved state by replaying its history; core.SavedGameError if bad."""
+        return core.load_json(self, text)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, MightyTreesGame) and other.num_players == self.num_players
+                and other.options == self.options)
+
+    def __hash__(self) -> int:
+        return hash((self.num_players, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        return f"new_game(players={self.num_players}, **{self.options!r})"
+
+
+def new_game(players: int = 2, **options: Any) -> MightyTreesGame:
+    """A Mighty Trees Timber Party Game for 2-6 players with the named options (see OPTION_DEFAULTS)."""
+    return MightyTreesGame(players, **options)
+
+
+# --------------------------------------------------------------------------
+# A player's view
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player may see: their own Command, every public card, but no other hand or draw order."""
+
+    player: int
+    phase: Phase
+    current_player: int
+    mover: int
+    turn: int
+    habitat: HabitatCard | None
+    temperature: int
+    water: int
+    sols: int
+    spent: int
+    hand: tuple
+    hand_sizes: tuple[int, ...]
+    understory: tuple[tuple, ...]
+    canopy: tuple[tuple, ...]
+    draw_size: int
+    litter: tuple
+    weather: tuple[tuple, ...]
+    captured: tuple[int, ...]
+    winners: tuple[int, ...]
+    last_event: str
+
+    def trees(self, player: int) -> int:
+        """How many trees ``player`` has (understory plus canopy)."""
+        return sum(t is not None for t in self.understory[player] + self.canopy[player])
+
+
+# --------------------------------------------------------------------------
+# States
+
+_FIELDS = ("game", "habitat", "habitats_used", "captured", "trend_t", "trend_w", "draw", "litter", "hands",
+           "under", "canopy_slots", "weather_items", "phase", "mover", "sols", "spent", "turn", "dealt",
+           "winner", "history", "last_event")
+
+
+class MightyTreesState:
+    """One immutable moment of a Mighty Trees game."""
+
+    __slots__ = _FIELDS + ("_legal",)
+
+    game: MightyTreesGame
+    habitat: int  # habitat id, -1 while none is drawn
+    habitats_used: int  # bitmask of habitat ids drawn so far
+    captured: tuple[int, ...]  # habitats captured by each player
+    trend_t: int  # lasting temperature change from trend cards
+    trend_w: int  # lasting water change from trend cards
+    draw: tuple[int, ...]  # card ids in the draw pile, ascending (a draw picks any with equal odds)
+    litter: int  # bitmask of card ids in the litter pile
+    hands: tuple[int, ...]  # each player's Command as a bitmask
+    under: tuple[int, ...]  # understory slots, 2 per player, card id or -1
+    canopy_slots: tuple[int, ...]  # canopy slots, 2 per player, card id or -1
+    weather_items: tuple[tuple[int, int, int], ...]  # (card id, owner, rounds left) in play
+    phase: Phase
+    mover: int  # whose turn it is (or -1 before the first player is chosen)
+    sols: int
+    spent: int
+    turn: int  # turns started so far
+    dealt: int  # cards dealt during the deal
+    winner: int  # the winner, or -1
+    history: tuple
+    last_event: str
+
+    # ----------------------------------------------------------------- making
+
+    @classmethod
+    def _initial(cls, game: MightyTreesGame) -> MightyTreesState:
+        """The state before the habitat is drawn."""
+        s = object.__new__(cls)
+        n = game.num_players
+        s.game, s.habitat, s.habitats_used, s.captured = game, -1, 0, (0,) * n
+        s.trend_t = s.trend_w = 0
+        s.draw, s.litter, s.hands = tuple(bits(game.deck_mask)), 0, (0,) * n
+        s.under = s.canopy_slots = (-1,) * (SLOTS * n)
+        s.weather_items = ()
+        s.phase, s.mover, s.sols, s.spent, s.turn, s.dealt, s.winner = Phase.HABITAT, -1, 0, 0, 0, 0, -1
+        s.history, s.last_event, s._legal = (), "A new game: the habitat card is drawn first.", None
+        return s
+
+    def _copy(self) -> MightyTreesState:
+        """A fresh copy to build the next state in (never exposed before it is finished)."""
+        s = object.__new__(MightyTreesState)
+        s.game, s.habitat, s.habitats_used, s.captured = self.game, self.habitat, self.habitats_used, self.captured
+        s.trend_t, s.trend_w, s.draw, s.litter, s.hands = self.trend_t, self.trend_w, self.draw, self.litter, self.hands
+        s.under, s.canopy_slots, s.weather_items = self.under, self.canopy_slots, self.weather_items
+        s.phase, s.mover, s.sols, s.spent, s.turn = self.phase, self.mover, self.sols, self.spent, self.turn
+        s.dealt, s.winner, s.history, s.last_event = self.dealt, self.winner, self.history, self.last_event
+        s._legal = None
+        return s
+
+    # ----------------------------------------------------------------- protocol
+
+    @property
+    def num_players(self) -> int:
+        """The number of players."""
+        return self.game.num_players
+
+    @property
+    def current_player(self) -> int:
+        """The player to act, or CHANCE, or TERMINAL."""
+        phase = self.phase
+        if phase is Phase.BATTLE:
+            return self.mover
+        if phase is Phase.GAME_OVER:
+            return TERMINAL
+        return CHANCE
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase is Phase.GAME_OVER
+
+    def winners(self) -> tuple[int, ...]:
+        """The winner as a 1-tuple, or () (game not over, or a draw at max_turns)."""
+        return (self.winner,) if self.winner >= 0 else ()
+
+    def scores(self) -> tuple[int, ...]:
+        """Habitats captured by each player."""
+        return self.captured
+
+    def to_json(self) -> str:
+        """The saved game: name, options and history in notation."""
+        return core.save_json(self.game, self.history)
+
+    def _key(self) -> tuple:
+        """Everything that makes this state what it is."""
+        return (self.game.num_players, tuple(sorted(self.game.options.items())),
+                *(getattr(self, f) for f in _FIELDS[1:]))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MightyTreesState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"<MightyTreesState turn {self.turn} {self.phase.value} history={len(self.history)}>"
+
+    # ----------------------------------------------------------------- public accessors
+
+    @property
+    def habitat_card(self) -> HabitatCard | None:
+        """The habitat card in play, or None while it is being drawn."""
+        return HABITATS[self.habitat] if self.habitat >= 0 else None
+
+    def conditions(self) -> tuple[int, int]:
+        """The habitat's current (temperature, water) after trends, clouds and lingering disasters."""
+        if self.habitat < 0:
+            return (0, 0)
+        h = HABITATS[self.habitat]
+        t, w = h.temperature + self.trend_t, h.water + self.trend_w
+        for card, _owner, _rounds in self.weather_items:
+            t += SHIFT_T[card]
+            w += SHIFT_W[card]
+        return clamp(t), clamp(w)
+
+    @property
+    def temperature(self) -> int:
+        """The habitat's current temperature (hardiness zone, 1-9)."""
+        return self.conditions()[0]
+
+    @property
+    def water(self) -> int:
+        """The habitat's current water value (1 driest - 9 wettest)."""
+        return self.conditions()[1]
+
+    def understory(self, player: int) -> tuple[TreeCard | None, ...]:
+        """``player``'s two understory slots (a tree card or None)."""
+        return tuple(DECK[c] if c >= 0 else None for c in self.under[SLOTS * player:SLOTS * player + SLOTS])
+
+    def canopy(self, player: int) -> tuple[TreeCard | None, ...]:
+        """``player``'s two canopy slots (a tree card or None)."""
+        return tuple(DECK[c] if c >= 0 else None
+                     for c in self.canopy_slots[SLOTS * player:SLOTS * player + SLOTS])
+
+    def hand(self, player: int) -> tuple:
+        """``player``'s Command (the engine knows every hand; widgets should use view_for)."""
+        return tuple(DECK[c] for c in bits(self.hands[player]))
+
+    def tree_count(self, player: int) -> int:
+        """Trees on ``player``'s side (understory plus canopy)."""
+        lo = SLOTS * player
+        return sum(c >= 0 for c in self.under[lo:lo + SLOTS]) + sum(c >= 0 for c in self.canopy_slots[lo:lo + SLOTS])
+
+    @property
+    def draw_size(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self.draw)
+
+    @property
+    def litter_cards(self) -> tuple:
+        """The litter (discard) pile's cards, face up."""
+        return tuple(DECK[c] for c in bits(self.litter))
+
+    @property
+    def weather(self) -> tuple[tuple, ...]:
+        """Cloud cards and lingering disasters in play: (card, owner, rounds left)."""
+        return tuple((DECK[c], owner, rounds) for c, owner, rounds in self.weather_items)
+
+    @property
+    def lingering(self) -> tuple[tuple, ...]:
+        """Lingering disasters in play: (card, owner, rounds left)."""
+        return tuple(item for item in self.weather if item[0].kind is Kind.DISASTER)
+
+    def cards_in_play(self) -> int:
+        """Draw + litter + hands + slots + weather: always the deck size (card conservation)."""
+        return (len(self.draw) + self.litter.bit_count() + sum(h.bit_count() for h in self.hands)
+                + sum(c >= 0 for c in self.under) + sum(c >= 0 for c in self.canopy_slots)
+                + len(self.weather_items))
+
+    def view_for(self, player: int) -> PlayerView:
+        """What ``player`` may see: their own Command; other hands and the draw pile only as sizes."""
+        n = self.game.num_players
+        if not 0 <= player < n:
+            raise ValueError(f"there is no player {player} in a {n}-player game")
+        t, w = self.conditions()
+        return PlayerView(
+            player=player, phase=self.phase, current_player=self.current_player, mover=self.mover,
+            turn=self.turn, habitat=self.habitat_card, temperature=t, water=w, sols=self.sols,
+            spent=self.spent, hand=self.hand(player), hand_sizes=tuple(h.bit_count() for h in self.hands),
+            understory=tuple(self.understory(p) for p in range(n)),
+            canopy=tuple(self.canopy(p) for p in range(n)), draw_size=self.draw_size,
+            litter=self.litter_cards, weather=self.weather, captured=self.captured,
+            winners=self.winners(), last_event=self.last_event,
+        )
+
+    # ----------------------------------------------------------------- costs and checks
+
+    def _prefers(self, card: int) -> bool:
+        """Whether the habitat in play prefers this tree (+2 to its strengths)."""
+        return self.habitat >= 0 and bool(PREFERRED_MASK[self.habitat] >> card & 1)
+
+    def strength(self, card: int, kind: str) -> int:
+        """A tree's sun/shade/fire/wind strength here, with the preferred-species bonus."""
+        return getattr(DECK[card], kind) + (PREFERRED_BONUS if self._prefers(card) else 0)
+
+    def grow_cost(self, card: int) -> int:
+        """Sols to grow this tree into the canopy here (rich soil takes 1 off, never below 1)."""
+        cost = DECK[card].grow
+        if self.habitat >= 0 and HABITATS[self.habitat].power is Power.RICH_SOIL:
+            cost = max(1, cost - POWER_DISCOUNT)
+        return cost
+
+    def disaster_cost(self, card: int) -> int:
+        """Sols to unleash this disaster here (fire season takes 1 off fire, never below 1)."""
+        d = DECK[card]
+        cost = d.cost
+        if d.element is Element.FIRE and self.habitat >= 0 and HABITATS[self.habitat].power is Power.FIRE_SEASON:
+            cost = max(1, cost - POWER_DISCOUNT)
+        return cost
+
+    def cost_of(self, action: Action) -> int:
+        """The Sols an action costs (0 for end and chance outcomes); assumes a well-formed action."""
+        verb = action.verb
+        if verb is Verb.PLANT:
+            return DECK[action.card].plant
+        if verb is Verb.GROW:
+            return self.grow_cost(self.under[SLOTS * self.mover + action.slot])
+        if verb is Verb.DISCARD:
+            return DISCARD_COST
+        if verb is Verb.CLOUD:
+            return CLOUD_COST
+        if verb is Verb.TREND:
+            return TREND_COST
+        if verb is Verb.DISASTER:
+            return self.disaster_cost(action.card)
+        return 0
+
+    def _in_hand(self, card: int) -> bool:
+        """Whether the mover holds this card in their Command."""
+        return 0 <= card < len(DECK) and bool(self.hands[self.mover] >> card & 1)
+
+    def why_not(self, action: object) -> str | None:
+        """None if ``action`` is legal now, else the reason, naming the rulebook rule."""
+        if not isinstance(action, Action) or not isinstance(action.verb, Verb):
+            return f"{action!r} is not a Mighty Trees action (use parse_action on notation)"
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            return "Winning: the game is over; no more actions"
+        if phase is not Phase.BATTLE:
+            return self._why_not_chance(action)
+        if action.verb in (Verb.HABITAT, Verb.DRAW, Verb.FIRST):
+            return f"{action.verb.value} is a chance outcome, but it is {player_name(self.mover)}'s Battle Phase"
+        return self._why_not_battle(action)
+
+    def _why_not_chance(self, action: Action) -> str | None:
+        """Why a chance outcome is not possible now (None if it is)."""
+        phase = self.phase
+        expected = {Phase.HABITAT: Verb.HABITAT, Phase.DEAL: Verb.DRAW, Phase.REGROUP: Verb.DRAW,
+                    Phase.FIRST_PLAYER: Verb.FIRST}[phase]
+        section = {Phase.HABITAT: "Game Layout", Phase.DEAL: "Player Commands",
+                   Phase.REGROUP: "Regroup Phase", Phase.FIRST_PLAYER: "Game Turn"}[phase]
+        if action.verb is not expected:
+            return f"{section}: this is a chance node ({phase.value}); only a '{expected.value}' outcome can happen"
+        if expected is Verb.HABITAT:
+            if not (0 <= action.card < len(HABITATS)) or action != HABITAT_ACTIONS[action.card]:
+                return "Game Layout: no such habitat card"
+            if self.habitats_used >> action.card & 1:
+                return f"Game Layout: {HABITATS[action.card].name} has already been played"
+            return None
+        if expected is Verb.FIRST:
+            if action != Action(Verb.FIRST, player=action.player) or not 0 <= action.player < self.num_players:
+                return f"Game Turn: the first player must be one of P1-P{self.num_players}"
+            return None
+        if not (0 <= action.card < len(DECK)) or action != DRAW_ACTIONS[action.card]:
+            return f"{section}: no such card to draw"
+        if action.card not in self.draw:
+            return f"{section}: {DECK[action.card].name} is not in the draw pile"
+        return None
+
+    def _why_not_battle(self, action: Action) -> str | None:
+        """Why a Battle Phase action is not allowed now (None if it is)."""
+        verb, card = action.verb, action.card
+        if verb is Verb.END:
+            if action != END:
+                return "'end' takes no card, player or slot"
+            if self.spent < MIN_SOLS_SPENT and self._can_spend():
+                return "Sol Laws (Party Game): you must spend at least 1 Sol before ending your turn"
+            return None
+        if verb is Verb.GROW:
+            return self._why_not_grow(action)
+        if verb is Verb.DISCARD:
+            return self._why_not_discard(action)
+        if not (0 <= card < len(DECK)):
+            return f"Battle Phase: no such card (id {card})"
+        name = DECK[card].name
+        if not self._in_hand(card):
+            return f"Player Commands: {name} is not in your Command"
+        want = {Verb.PLANT: Kind.TREE, Verb.CLOUD: Kind.CLOUD, Verb.TREND: Kind.TREND,
+                Verb.DISASTER: Kind.DISASTER}[verb]
+        if DECK[card].kind is not want:
+            return f"Battle Phase: {name} is a {DECK[card].kind.value} card, not a {want.value} card"
+        if verb is Verb.PLANT:
+            return self._why_not_plant(action)
+        if verb is Verb.DISASTER:
+            return self._why_not_disaster(action)
+        if action.player != -1 or action.place or action.slot != -1:
+            return f"'{verb.value}' takes only a card"
+        return self._why_not_afford(self.cost_of(action), f"playing {name}")
+
+    def _why_not_afford(self, cost: int, what: str) -> str | None:
+        """Why a cost cannot be paid from the Sols left (None if it can)."""
+        if cost > self.sols:
+            return (f"Sol Laws (Party Game): {what} costs {cost} Sol{'s' if cost != 1 else ''}, "
+                    f"but you have {self.sols} left")
+        return None
+
+    def _why_not_plant(self, action: Action) -> str | None:
+        """Why this planting (and attack) is not allowed (None if it is)."""
+        tree: TreeCard = DECK[action.card]
+        lo = SLOTS * self.mover
+        if -1 not in self.under[lo:lo + SLOTS]:
+            return "Battle Phase, Plant Trees: both your understory slots are full"
+        t, w = self.conditions()
+        if not tree.temp_min <= t <= tree.temp_max:
+            return (f"Battle Phase, Plant Trees: the habitat's temperature {t} is outside {tree.name}'s "
+                    f"temperature range {tree.temp_min}-{tree.temp_max}")
+        if not tree.water_min <= w <= tree.water_max:
+            return (f"Battle Phase, Plant Trees: the habitat's water {w} is outside {tree.name}'s "
+                    f"water range {tree.water_min}-{tree.water_max}")
+        if action.player != -1 or action.place or action.slot != -1:
+            reason = self._why_not_attack(action)
+            if reason:
+                return reason
+        return self._why_not_afford(tree.plant, f"planting {tree.name}")
+
+    def _why_not_attack(self, action: Action) -> str | None:
+        """Why the attack named with a planting is not allowed (None if it is)."""
+        target, n = action.player, self.num_players
+        if not 0 <= target < n:
+            return f"Initiate Tree Combat: there is no player P{target + 1} in this {n}-player game"
+        if target == self.mover:
+            return "Initiate Tree Combat: a tree attacks another player's tree, not your own"
+        if action.place == "canopy":
+            return "Initiate Tree Combat, rule 2: only understory trees can be attacked (canopy trees cannot)"
+        if action.place != "understory":
+            return "Initiate Tree Combat: name the understory slot attacked"
+        if not 0 <= action.slot < SLOTS:
+            return f"Initiate Tree Combat: understory slots are 1-{SLOTS}"
+        if self.tree_count(target) < 2:
+            return (f"Initiate Tree Combat, rule 3: {player_name(target)} has {self.tree_count(target)} "
+                    "tree(s); only a player with at least 2 trees can be attacked")
+        if self.under[SLOTS * target + action.slot] < 0:
+            return f"Initiate Tree Combat: {player_name(target)}'s understory slot {action.slot + 1} is empty"
+        return None
+
+    def _why_not_grow(self, action: Action) -> str | None:
+        """Why growing this understory tree into the canopy is not allowed (None if it is)."""
+        if action.card != -1 or action.player != -1 or action.place:
+            return "'grow' takes only an understory slot number"
+        if not 0 <= action.slot < SLOTS:
+            return f"Battle Phase, Grow Trees: understory slots are 1-{SLOTS}"
+        lo = SLOTS * self.mover
+        card = self.under[lo + action.slot]
+        if card < 0:
+            return f"Battle Phase, Grow Trees: your understory slot {action.slot + 1} is empty"
+        if not DECK[card].can_grow:
+            return f"Battle Phase, Grow Trees: {DECK[card].name} has no growth cost, so it cannot reach the canopy"
+        if -1 not in self.canopy_slots[lo:lo + SLOTS]:
+            return "Battle Phase, Grow Trees: both your canopy slots are full"
+        return self._why_not_afford(self.grow_cost(card), f"growing {DECK[card].name}")
+
+    def _why_not_discard(self, action: Action) -> str | None:
+        """Why this discard is not allowed (None if it is)."""
+        if action.player != -1:
+            return "'discard' removes your own cards only"
+        if action.place == "hand":
+            if action.slot != -1:
+                return "'discard' from the Command names a card, not a slot"
+            if not self._in_hand(action.card):
+                shown = DECK[action.card].name if 0 <= action.card < len(DECK) else f"card {action.card}"
+                return f"Player Commands: {shown} is not in your Command"
+        elif action.place in ("understory", "canopy"):
+            if action.card != -1:
+                return "'discard' from a slot names the slot, not a card"
+            if not 0 <= action.slot < SLOTS:
+                return f"Battle Phase, Discard: {action.place} slots are 1-{SLOTS}"
+            slots = self.under if action.place == "understory" else self.canopy_slots
+            if slots[SLOTS * self.mover + action.slot] < 0:
+                return f"Battle Phase, Discard: your {action.place} slot {action.slot + 1} is empty"
+        else:
+            return "'discard' takes a card from your Command or an understory/canopy slot"
+        return self._why_not_afford(DISCARD_COST, "discarding")
+
+    def _why_not_disaster(self, action: Action) -> str | None:
+        """Why unleashing this disaster (on these sides) is not allowed (None if it is)."""
+        d: DisasterCard = DECK[action.card]
+        h = HABITATS[self.habitat]
+        if d.needs_power is not None and h.power is not d.needs_power:
+            return (f"Battle Phase, Unleash a Disaster: {d.name} needs a habitat with the "
+                    f"{d.needs_power.value.replace('_', ' ')} power; {h.name} has {h.power.value.replace('_', ' ')}")
+        if action.place or action.slot != -1:
+            return "'disaster' takes a card and, if needed, 'at P<n>'"
+        needs_side = d.sides is Sides.ONE or self.game.two_sided
+        n = self.num_players
+        if needs_side:
+            rule = ("Game Variations (two-sided disasters)" if d.sides is Sides.ALL
+                    else f"Battle Phase, Unleash a Disaster: {d.name} strikes one player's side")
+            if action.player == -1:
+                return f"{rule}: choose another player's side with 'at P<n>'"
+            if not 0 <= action.player < n:
+                return f"{rule}: there is no player P{action.player + 1} in this {n}-player game"
+            if action.player == self.mover:
+                return f"{rule}: the side chosen must be another player's"
+        elif action.player != -1:
+            return f"Battle Phase, Unleash a Disaster: {d.name} strikes every side; do not choose one"
+        return self._why_not_afford(self.disaster_cost(action.card), f"unleashing {d.name}")
+
+    def _can_spend(self) -> bool:
+        """Whether the mover has any Sol-spending action (so ending with 0 spent is not allowed)."""
+        if self._legal is not None:
+            return any(a.verb is not Verb.END for a in self._legal)
+        return bool(self._paid_candidates())
+
+    # ----------------------------------------------------------------- legal actions
+
+    def _candidates(self) -> list[Action]:
+        """The actions allowed now (chance outcomes at chance nodes), computed afresh."""
+        phase = self.phase
+        if phase is Phase.GAME_OVER:
+            return []
+        if phase is Phase.HABITAT:
+            return [HABITAT_ACTIONS[i] for i in range(len(HABITATS)) if not self.habitats_used >> i & 1]
+        if phase is Phase.FIRST_PLAYER:
+            return [Action(Verb.FIRST, player=p) for p in range(self.num_players)]
+        if phase is not Phase.BATTLE:
+            return [DRAW_ACTIONS[c] for c in self.draw]
+        paid = self._paid_candidates()
+        return paid + [END] if self.spent >= MIN_SOLS_SPENT or not paid else paid
+
+    def _paid_candidates(self) -> list[Action]:
+        """The Sol-spending actions allowed now (the same checks as why_not, written for speed)."""
+        out: list[Action] = []
+        me, n, sols = self.mover, self.game.num_players, self.sols
+        if sols <= 0:
+            return out
+        lo = SLOTS * me
+        under, canopy = self.under, self.canopy_slots
+        room = -1 in under[lo:lo + SLOTS]
+        t, w = self.conditions()
+        habitat = HABITATS[self.habitat]
+        targets = None
+        two_sided = self.game.two_sided
+        for card in bits(self.hands[me]):
+            c = DECK[card]
+            kind = c.kind
+            if kind is Kind.TREE:
+                if room and c.plant <= sols and c.fits(t, w):
+                    out.append(PLANT_ACTIONS[card])
+                    if targets is None:
+                        targets = [(p, i - SLOTS * p) for p in range(n) if p != me and self.tree_count(p) >= 2
+                                   for i in range(SLOTS * p, SLOTS * p + SLOTS) if under[i] >= 0]
+                    out.extend(Action(Verb.PLANT, card, p, "understory", i) for p, i in targets)
+            elif kind is Kind.DISASTER:
+                if self.disaster_cost(card) <= sols and (c.needs_power is None or c.needs_power is habitat.power):
+                    if c.sides is Sides.ONE or two_sided:
+                        out.extend(Action(Verb.DISASTER, card, p) for p in range(n) if p != me)
+                    else:
+                        out.append(DISASTER_ACTIONS[card])
+            elif kind is Kind.CLOUD:
+                if CLOUD_COST <= sols:
+                    out.append(CLOUD_ACTIONS[card])
+            elif TREND_COST <= sols:
+                out.append(TREND_ACTIONS[card])
+            if DISCARD_COST <= sols:
+                out.append(DISCARD_HAND_ACTIONS[card])
+        if -1 in canopy[lo:lo + SLOTS]:
+            for i in range(SLOTS):
+                card = under[lo + i]
+                if card >= 0 and DECK[card].grow is not None and self.grow_cost(card) <= sols:
+                    out.append(GROW_ACTIONS[i])
+        if DISCARD_COST <= sols:
+            for i in range(SLOTS):
+                if under[lo + i] >= 0:
+                    out.append(DISCARD_UNDER_ACTIONS[i])
+            for i in range(SLOTS):
+                if canopy[lo + i] >= 0:
+                    out.append(DISCARD_CANOPY_ACTIONS[i])
+        return out
+
+    def legal_actions(self) -> list[Action]:
+        """The actions allowed now (at a chance node: its outcomes)."""
+        if self._legal is None:
+            self._legal = self._candidates()
+        return list(self._legal)
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A uniformly random legal action (used by core.RandomBot)."""
+        if self._legal is None:
+            self.legal_actions()
+        return rng.choice(self._legal)
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """At chance nodes, (outcome, probability) pairs summing to 1; [] elsewhere."""
+        if self.current_player != CHANCE:
+            return []
+        acts = self._candidates()
+        p = FRACTIONS[len(acts)]
+        return [(a, p) for a in acts]
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """A chance outcome drawn with its exact probability (all outcomes here are equally likely)."""
+        if self.current_player != CHANCE:
+            raise IllegalAction(f"there is no chance event now (phase {self.phase.value!r})")
+        if self.phase is Phase.REGROUP or self.phase is Phase.DEAL:
+            return DRAW_ACTIONS[rng.choice(self.draw)]
+        return rng.choice(self._candidates())
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, action: Action) -> MightyTreesState:
+        """The next state; IllegalAction naming the rule if ``action`` is not allowed (self unchanged)."""
+        legal = self._legal
+        if legal is None or action not in legal:  # a listed legal action needs no second check
+            reason = self.why_not(action)
+            if reason is not None:
+                raise IllegalAction(reason)
+        s = self._copy()
+        s.history = self.history + (action,)
+        verb = action.verb
+        if verb is Verb.HABITAT:
+            s._do_habitat(action.card)
+        elif verb is Verb.DRAW:
+            s._do_draw(action.card)
+        elif verb is Verb.FIRST:
+            s.last_event = f"{player_name(action.player)} is chosen to play first."
+            s._start_turn(action.player)
+        elif verb is Verb.END:
+            s.last_event = f"{player_name(s.mover)} ends the Battle Phase with {s.sols} Sol(s) unspent (lost)."
+            s._regroup()
+        else:
+            s._do_battle(action)
+        return s
+
+    def _do_habitat(self, habitat: int) -> None:
+        """Put the drawn habitat card in play."""
+        self.habitat = habitat
+        self.habitats_used |= 1 << habitat
+        self.last_event = f"The habitat is {HABITATS[habitat].name}."
+        if self.turn == 0:
+            self.phase = Phase.DEAL
+        else:  # a new habitat after a capture (Game Variations: capture 2 habitats)
+            self._regroup()
+
+    def _do_draw(self, card: int) -> None:
+        """Move a drawn card into the receiving player's Command."""
+        pile = self.draw
+        i = pile.index(card)
+        self.draw = pile[:i] + pile[i + 1:]
+        if self.phase is Phase.DEAL:
+            receiver = self.dealt % self.game.num_players
+            self.dealt += 1
+            self._give(receiver, card)
+            self.last_event = f"{player_name(receiver)} is dealt a card."
+            if self.dealt == COMMAND_SIZE * self.game.num_players:
+                self.phase = Phase.FIRST_PLAYER
+            elif not self.draw:  # cannot happen with 72 cards and 6 players, but stay safe
+                self.phase = Phase.FIRST_PLAYER
+        else:
+            self._give(self.mover, card)
+            self.last_event = f"{player_name(self.mover)} draws a card."
+            self._regroup()
+
+    def _give(self, player: int, card: int) -> None:
+        """Add a card to a player's Command."""
+        hands = list(self.hands)
+        hands[player] |= 1 << card
+        self.hands = tuple(hands)
+
+    def _take(self, player: int, card: int) -> None:
+        """Remove a card from a player's Command."""
+        hands = list(self.hands)
+        hands[player] &= ~(1 << card)
+        self.hands = tuple(hands)
+
+    def _regroup(self) -> None:
+        """Regroup Phase: draw until 3 cards are in the Command, then the next player's turn."""
+        if self.hands[self.mover].bit_count() >= COMMAND_SIZE or not (self.draw or self.litter):
+            self._start_turn((self.mover + 1) % self.game.num_players)
+            return
+        if not self.draw:  # Game Layout: the litter is turned over as the new draw pile
+            self.draw, self.litter = tuple(bits(self.litter)), 0
+            self.last_event += " The litter pile becomes the new draw pile."
+        self.phase = Phase.REGROUP
+        self.sols = 0
+
+    def _start_turn(self, player: int) -> None:
+        """Mobilization Phase: the player's weather ages, then they get 3 Sols (or max_turns ends the game)."""
+        self.mover = player
+        self.turn += 1
+        if self.turn > self.game.max_turns:
+            self.phase, self.sols, self.spent = Phase.GAME_OVER, 0, 0
+            self.last_event += f" The game ends in a draw after {self.game.max_turns} turns (max_turns)."
+            return
+        if self.weather_items:
+            kept, litter = [], self.litter
+            for card, owner, rounds in self.weather_items:
+                if owner == player:
+                    rounds -= 1
+                if rounds > 0:
+                    kept.append((card, owner, rounds))
+                else:
+                    litter |= 1 << card
+                    self.last_event += f" {DECK[card].name} leaves play."
+            self.weather_items, self.litter = tuple(kept), litter
+        self.phase, self.sols, self.spent = Phase.BATTLE, SOLS_PER_TURN, 0
+
+    def _remove_tree(self, slots: list[int], index: int) -> str:
+        """Send the tree in ``slots[index]`` to the litter; its name."""
+        card = slots[index]
+        slots[index] = -1
+        self.litter |= 1 << card
+        return DECK[card].name
+
+    def _do_battle(self, action: Action) -> None:
+        """Pay for and resolve a Sol-spending Battle Phase action."""
+        me, verb = self.mover, action.verb
+        cost = self.cost_of(action)
+        self.sols -= cost
+        self.spent += cost
+        who = player_name(me)
+        if verb is Verb.PLANT:
+            self._take(me, action.card)
+            under = list(self.under)
+            slot = under.index(-1, SLOTS * me, SLOTS * me + SLOTS)
+            under[slot] = action.card
+            self.last_event = f"{who} plants {DECK[action.card].name} in understory slot {slot - SLOTS * me + 1}."
+            if action.player >= 0:
+                self.last_event += " " + self._combat(under, slot, SLOTS * action.player + action.slot)
+            self.under = tuple(under)
+        elif verb is Verb.GROW:
+            self._grow(action.slot)
+        elif verb is Verb.DISCARD:
+            if action.place == "hand":
+                self._take(me, action.card)
+                self.litter |= 1 << action.card
+                self.last_event = f"{who} discards {DECK[action.card].name} from the Command."
+            else:
+                slots = list(self.under if action.place == "understory" else self.canopy_slots)
+                name = self._remove_tree(slots, SLOTS * me + action.slot)
+                if action.place == "understory":
+                    self.under = tuple(slots)
+                else:
+                    self.canopy_slots = tuple(slots)
+                self.last_event = f"{who} removes {name} from {action.place} slot {action.slot + 1}."
+        elif verb is Verb.CLOUD:
+            self._take(me, action.card)
+            self.weather_items += ((action.card, me, CLOUD_ROUNDS),)
+            self.last_event = f"{who} places the cloud {DECK[action.card].name}."
+        elif verb is Verb.TREND:
+            self._take(me, action.card)
+            self._trend(action.card)
+        else:
+            self._take(me, action.card)
+            self._disaster(action.card, action.player)
+        if self.phase is Phase.BATTLE and self.sols == 0:
+            self._regroup()
+
+    def _combat(self, under: list[int], attacker: int, defender: int) -> str:
+        """Initiate Tree Combat: attacker's sun against defender's shade (preferred +2); what happened."""
+        a, d = under[attacker], under[defender]
+        sun, shade = self.strength(a, "sun"), self.strength(d, "shade")
+        duel = f"Its sun {sun} meets {DECK[d].name}'s shade {shade}:"
+        if sun > shade:
+            self._remove_tree(under, defender)
+            return f"{duel} {DECK[d].name} dies and goes to the litter."
+        if sun < shade:
+            self._remove_tree(under, attacker)
+            return f"{duel} the attacker {DECK[a].name} dies and goes to the litter."
+        return f"{duel} a tie; both trees stand."
+
+    def _grow(self, slot: int) -> None:
+        """Grow Trees: move an understory tree into an empty canopy slot; 2 canopy trees capture."""
+        me = self.mover
+        lo = SLOTS * me
+        under, canopy = list(self.under), list(self.canopy_slots)
+        card = under[lo + slot]
+        under[lo + slot] = -1
+        target = canopy.index(-1, lo, lo + SLOTS)
+        canopy[target] = card
+        self.under, self.canopy_slots = tuple(under), tuple(canopy)
+        self.last_event = f"{player_name(me)} grows {DECK[card].name} into canopy slot {target - lo + 1}."
+        if -1 not in canopy[lo:lo + SLOTS]:
+            self._capture()
+
+    def _capture(self) -> None:
+        """Capturing a Habitat: the mover takes it; that wins, or (capture-2 variation) a new habitat."""
+        me = self.mover
+        captured = list(self.captured)
+        captured[me] += 1
+        self.captured = tuple(captured)
+        self.last_event += f" {player_name(me)} has 2 canopy trees and captures {HABITATS[self.habitat].name}!"
+        if captured[me] >= self.game.habitats_to_win or self.habitats_used.bit_count() == len(HABITATS):
+            if captured[me] >= self.game.habitats_to_win:
+                self.winner = me
+                self.last_event += f" {player_name(me)} wins."
+            self.phase, self.sols = Phase.GAME_OVER, 0
+            return
+        litter = self.litter
+        for c in self.under + self.canopy_slots:
+            if c >= 0:
+                litter |= 1 << c
+        for card, _owner, _rounds in self.weather_items:
+            litter |= 1 << card
+        self.litter = litter
+        self.under = self.canopy_slots = (-1,) * len(self.under)
+        self.weather_items = ()
+        self.trend_t = self.trend_w = 0
+        self.habitat = -1
+        self.phase, self.sols = Phase.HABITAT, 0
+        self.last_event += " The habitat is cleared and a new one is drawn."
+
+    def _kill_unfit(self, sides: list[int], targets: Targets) -> list[str]:
+        """Trees on ``sides`` (in ``targets`` slots) outside the current ranges die; their names."""
+        t, w = self.conditions()
+        dead = []
+        for name in ("under", "canopy_slots"):
+            if (name == "under" and targets is Targets.CANOPY) or (name != "under" and targets is Targets.UNDERSTORY):
+                continue
+            slots = list(getattr(self, name))
+            for p in sides:
+                for i in range(SLOTS * p, SLOTS * p + SLOTS):
+                    if slots[i] >= 0 and not DECK[slots[i]].fits(t, w):
+                        dead.append(self._remove_tree(slots, i))
+            setattr(self, name, tuple(slots))
+        return dead
+
+    def _trend(self, card: int) -> None:
+        """A trend card: a lasting change; trees whose ranges no longer fit die."""
+        trend: TrendCard = DECK[card]
+        if trend.affects is Element.TEMPERATURE:
+            self.trend_t += trend.change
+        else:
+            self.trend_w += trend.change
+        self.litter |= 1 << card
+        dead = self._kill_unfit(list(range(self.game.num_players)), Targets.ALL)
+        self.last_event = (f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
+                           f"{trend.change:+d} for good. " + _deaths(dead))
+
+    def _disaster_sides(self, d: DisasterCard, chosen: int) -> list[int]:
+        """The sides a disaster strikes: one chosen side, everyone's, or (variation) the caster's and one."""
+        if d.sides is Sides.ONE:
+            return [chosen]
+        if self.game.two_sided:
+            return [self.mover, chosen]
+        return list(range(self.game.num_players))
+
+    def _disaster(self, card: int, chosen: int) -> None:
+        """Unleash a Disaster: fire/wind against strengths, or water/temperature against ranges."""
+        d: DisasterCard = DECK[card]
+        sides = self._disaster_sides(d, chosen)
+        who = player_name(self.mover)
+        if d.is_climate:
+            lingers = d.linger > 0 and self.game.lingering
+            self.weather_items += ((card, self.mover, d.linger if lingers else 1),)
+            dead = self._kill_unfit(sides, d.targets)
+            if not lingers:  # it passes at once
+                self.weather_items = self.weather_items[:-1]
+                self.litter |= 1 << card
+            how = f"{d.element.value} {d.strength:+d}" + (f", lingering {d.linger} round(s)" if lingers else "")
+        else:
+            h = HABITATS[self.habitat]
+            force = d.strength + (h.fire_mod if d.element is Element.FIRE else h.wind_mod)
+            dead = self._strike(sides, d.targets, d.element.value, force)
+            self.litter |= 1 << card
+            how = f"{d.element.value} force {force}"
+        self.last_event = f"{who} unleashes {d.name} ({how}). " + _deaths(dead)
+
+    def _strike(self, sides: list[int], targets: Targets, kind: str, force: int) -> list[str]:
+        """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; their names."""
+        dead = []
+        for name in ("under", "canopy_slots"):
+            if (name == "under" and targets is Targets.CANOPY) or (name != "under" and targets is Targets.UNDERSTORY):
+                continue
+            slots = list(getattr(self, name))
+            for p in sides:
+                for i in range(SLOTS * p, SLOTS * p + SLOTS):
+                    if slots[i] >= 0 and self.strength(slots[i], kind) < force:
+                        dead.append(self._remove_tree(slots, i))
+            setattr(self, name, tuple(slots))
+        return dead
+
+    # ----------------------------------------------------------------- notation
+
+    def parse_action(self, text: str) -> Action:
+        """The action written ``text`` in notation (as str(action) writes it); NotationError if unreadable."""
+        return parse_action(text)
+
+    # ----------------------------------------------------------------- words
+
+    def describe(self, action: Action) -> str:
+        """Plain words for what ``action`` does, with its Sol cost."""
+        from .words import describe
+
+        return describe(self, action)
+
+    def explain(self) -> str:
+        """Plain words on what the rules say now, naming the rulebook section."""
+        from .words import explain
+
+        return explain(self)
+
+
+def _deaths(dead: list[str]) -> str:
+    """'X and Y die.' or 'No tree dies.'"""
+    if not dead:
+        return "No tree dies."
+    return f"{', '.join(dead)} {'dies' if len(dead) == 1 else 'die'} and go{'es' if len(dead) == 1 else ''} to the litter."
+
+
+_PLANT = re.compile(r"plant (.+?)(?: attack p(\d+) (understory|canopy) (\d+))?", re.IGNORECASE)
+_DISASTER = re.compile(r"disaster (.+?)(?: at p(\d+))?", re.IGNORECASE)
+_SLOT = re.compile(r"(understory|canopy) (\d+)", re.IGNORECASE)
+USAGE = ("actions read: 'plant <tree>' [attack P<n> understory <1-2>], 'grow <1-2>', 'discard <card>', "
+         "'discard understory|canopy <1-2>', 'cloud <card>', 'trend <card>', 'disaster <card>' [at P<n>], "
+         "'end', and chance outcomes 'habitat <name>', 'draw <card>', 'first P<n>'")
+
+
+def _card(name: str, text: str) -> int:
+    """The id of the draw-pile card called ``name``; NotationError if there is none."""
+    try:
+        return card_by_name(name).id
+    except KeyError:
+        raise NotationError(f"{text!r}: there is no card called {name.strip()!r}") from None
+
+
+def _number(digits: str, text: str) -> int:
+    """A 1-based number in notation as a 0-based index."""
+    if not digits.isdigit() or not 1 <= int(digits) <= 99:
+        raise NotationError(f"{text!r}: {digits!r} is not a number from 1")
+    return int(digits) - 1
+
+
+def parse_action(text: str) -> Action:
+    """The action written ``text`` in notation; NotationError (a ValueError) naming what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError(f"notation is text, not {type(text).__name__}")
+    cleaned = " ".join(text.split())
+    verb, _, rest = cleaned.partition(" ")
+    verb = verb.lower()
+    if verb == "end" and not rest:
+        return END
+    if not rest:
+        raise NotationError(f"{text!r} is not an action; {USAGE}")
+    if verb == "habitat":
+        try:
+            return HABITAT_ACTIONS[habitat_by_name(rest).id]
+        except KeyError:
+            raise NotationError(f"{text!r}: there is no habitat card called {rest!r}") from None
+    if verb == "draw":
+        return DRAW_ACTIONS[_card(rest, text)]
+    if verb == "first":
+        if not rest.lower().startswith("p"):
+            raise NotationError(f"{text!r}: write the player as P<n>, e.g. 'first P1'")
+        return Action(Verb.FIRST, player=_number(rest[1:], text))
+    if verb == "grow":
+        return Action(Verb.GROW, slot=_number(rest, text))
+    if verb == "plant":
+        m = _PLANT.fullmatch(cleaned)
+        card = _card(m.group(1), text)
+        if m.group(2) is None:
+            return Action(Verb.PLANT, card)
+        return Action(Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text))
+    if verb == "discard":
+        m = _SLOT.fullmatch(rest)
+        if m:
+            return Action(Verb.DISCARD, place=m.group(1).lower(), slot=_number(m.group(2), text))
+        return Action(Verb.DISCARD, _card(rest, text), place="hand")
+    if verb in ("cloud", "trend"):
+        return Action(Verb(verb), _card(rest, text))
+    if verb == "disaster":
+        m = _DISASTER.fullmatch(cleaned)
+        card = _card(m.group(1), text)
+        return Action(Verb.DISASTER, card, -1 if m.group(2) is None else _number(m.group(2), text))
+    raise NotationError(f"{text!r}: unknown action {verb!r}; {USAGE}")

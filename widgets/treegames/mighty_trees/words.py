@@ -1,0 +1,175 @@
+"""Plain words for Mighty Trees states and actions: ``explain()`` and ``describe()``.
+
+Written in our own words; each explanation names the rulebook section
+(Mighty Trees Party Game, Timber Version) it comes from.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .deck import DECK, HABITATS, POWER_TEXT, Kind, Sides
+from .rules import (
+    COMMAND_SIZE,
+    DISCARD_COST,
+    SLOTS,
+    SOLS_PER_TURN,
+    Action,
+    Phase,
+    Verb,
+    player_name,
+)
+
+if TYPE_CHECKING:
+    from .rules import MightyTreesState
+
+__all__ = ["describe", "explain", "sols"]
+
+
+def sols(n: int) -> str:
+    """'1 Sol' or 'n Sols'."""
+    return f"{n} Sol" if n == 1 else f"{n} Sols"
+
+
+def describe(state: MightyTreesState, action: Action) -> str:
+    """Plain words for what ``action`` does now, with its Sol cost."""
+    verb = action.verb
+    if verb is Verb.HABITAT:
+        h = HABITATS[action.card]
+        return f"The habitat drawn is {h.name} ({h.region})."
+    if verb is Verb.DRAW:
+        return f"Draw {DECK[action.card].name} from the draw pile."
+    if verb is Verb.FIRST:
+        return f"{player_name(action.player)} plays first."
+    if verb is Verb.END:
+        return f"End the Battle Phase ({sols(state.sols)} unspent are lost) and Regroup."
+    reason = state.why_not(action)
+    cost = ""
+    if verb is Verb.GROW:
+        card = state.under[SLOTS * state.mover + action.slot] if 0 <= action.slot < SLOTS else -1
+        name = DECK[card].name if card >= 0 else "the tree"
+        text = f"Grow {name} from understory slot {action.slot + 1} into the canopy{cost}."
+    elif verb is Verb.DISCARD and action.place != "hand":
+        text = f"Remove your tree in {action.place} slot {action.slot + 1} to the litter{cost}."
+    elif verb is Verb.DISCARD:
+        text = f"Discard {DECK[action.card].name} from your Command to the litter{cost}."
+    elif verb is Verb.PLANT:
+        tree = DECK[action.card]
+        text = f"Plant {tree.name} ({tree.common}) in your understory{cost}"
+        if action.player >= 0 and not reason:
+            defender = state.under[SLOTS * action.player + action.slot]
+            sun, shade = state.strength(action.card, "sun"), state.strength(defender, "shade")
+            outcome = ("it would win" if sun > shade else "it would lose and die" if sun < shade
+                       else "a tie: both stand")
+            text += (f", attacking {player_name(action.player)}'s {DECK[defender].name} "
+                     f"(sun {sun} against shade {shade}: {outcome})")
+        text += "."
+    elif verb is Verb.CLOUD:
+        c = DECK[action.card]
+        text = (f"Place the cloud {c.name}: {c.affects.value} {c.change:+d} until the start of your next "
+                f"turn{cost}.")
+    elif verb is Verb.TREND:
+        c = DECK[action.card]
+        text = f"Play {c.name}: {c.affects.value} {c.change:+d} for good; unfit trees die{cost}."
+    else:
+        d = DECK[action.card]
+        where = f" on {player_name(action.player)}'s side" if d.sides is Sides.ONE else ""
+        if action.player >= 0 and d.sides is Sides.ALL:
+            where = f" on your side and {player_name(action.player)}'s"
+        text = f"Unleash {d.name}{where}{cost}."
+    if reason:
+        return text + f" Not allowed now: {reason}."
+    return text + f" Cost: {sols(state.cost_of(action))}."
+
+
+def explain(state: MightyTreesState) -> str:
+    """Plain words on what the rules say at this moment, naming the rulebook section."""
+    phase = state.phase
+    n = state.num_players
+    if phase is Phase.HABITAT:
+        left = len(HABITATS) - state.habitats_used.bit_count()
+        if state.turn == 0:
+            return (f"Game Layout: one habitat card is drawn at random (from {left}); all {n} players "
+                    "compete in that same habitat, each with 2 understory and 2 canopy slots.")
+        return (f"Game Variations (capture 2 habitats): the captured habitat was cleared; a new one is "
+                f"drawn from the {left} not yet played, then {player_name(state.mover)} Regroups.")
+    if phase is Phase.DEAL:
+        receiver = state.dealt % n
+        return (f"Player Commands: each player draws {COMMAND_SIZE} cards to form a Command; "
+                f"card {state.dealt + 1} of {COMMAND_SIZE * n} goes to {player_name(receiver)}. "
+                f"Every card left in the draw pile ({state.draw_size}) is equally likely.")
+    if phase is Phase.FIRST_PLAYER:
+        return f"Game Turn: the 1st player is selected at random among the {n} players; then turns go P1, P2, ..."
+    if phase is Phase.REGROUP:
+        have = state.hands[state.mover].bit_count()
+        return (f"Regroup Phase: {player_name(state.mover)} has {have} card(s) and draws until "
+                f"{COMMAND_SIZE} are in the Command ({state.draw_size} in the draw pile, each equally likely); "
+                "drawing ends the turn.")
+    if phase is Phase.GAME_OVER:
+        if state.winner >= 0:
+            need = state.game.habitats_to_win
+            return (f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
+                    "(2 canopy trees: Capturing a Habitat) and wins the game.")
+        return (f"The game is over without a winner: nobody captured a habitat within max_turns = "
+                f"{state.game.max_turns} turns (our interpretation; the rulebook sets no limit).")
+    return _explain_battle(state)
+
+
+def _explain_battle(state: MightyTreesState) -> str:
+    """The Battle Phase: Sols left, what each affordable action costs, and why others are not allowed."""
+    me = state.mover
+    h = HABITATS[state.habitat]
+    t, w = state.conditions()
+    lines = [
+        f"Turn {state.turn}: {player_name(me)}'s Battle Phase. The Mobilization Phase gave "
+        f"{sols(SOLS_PER_TURN)}; {sols(state.sols)} left ({sols(state.spent)} spent). Sol Laws (Party Game): "
+        "spend at least 1 Sol a turn; unspent Sols are lost.",
+        f"Habitat {h.name}: temperature {t} (card {h.temperature}), water {w} (card {h.water}); "
+        f"preferred {', '.join(h.preferred)} (+2 strengths); fire {h.fire_mod:+d}, wind {h.wind_mod:+d}; "
+        f"{POWER_TEXT[h.power]}.",
+    ]
+    for card in state.hand(me):
+        lines.append(_explain_card(state, card.id))
+    lo = SLOTS * me
+    for s in range(SLOTS):
+        card = state.under[lo + s]
+        if card >= 0:
+            grow = Action(Verb.GROW, slot=s)
+            reason = state.why_not(grow)
+            lines.append(f"- Understory {s + 1}, {DECK[card].name}: "
+                         + (f"'{grow}' costs {sols(state.cost_of(grow))} (Grow Trees)" if reason is None
+                            else f"cannot grow: {reason}")
+                         + f"; removing it costs {sols(DISCARD_COST)}.")
+        if state.canopy_slots[lo + s] >= 0:
+            lines.append(f"- Canopy {s + 1}, {DECK[state.canopy_slots[lo + s]].name}: removing it costs "
+                         f"{sols(DISCARD_COST)}.")
+    end_reason = state.why_not(Action(Verb.END))
+    lines.append("- 'end': " + ("allowed; Regroup Phase follows (draw up to 3 cards)." if end_reason is None
+                                else f"not yet: {end_reason}."))
+    targets = [player_name(p) for p in range(state.num_players) if p != me and state.tree_count(p) >= 2]
+    lines.append("Initiate Tree Combat: only a tree being planted may attack, only an understory tree of a "
+                 "player with at least 2 trees; sun against shade, higher wins, a tie leaves both. "
+                 + (f"Attackable now: {', '.join(targets)}." if targets else "Nobody can be attacked now."))
+    return "\n".join(lines)
+
+
+def _explain_card(state: MightyTreesState, card: int) -> str:
+    """One line for a card in the mover's Command: what playing it costs, or why it cannot be played."""
+    c = DECK[card]
+    if c.kind is Kind.TREE:
+        action = Action(Verb.PLANT, card)
+        label = f"{c.name} ({c.common}; temperature {c.temp_min}-{c.temp_max}, water {c.water_min}-{c.water_max})"
+    elif c.kind is Kind.DISASTER:
+        needs_side = c.sides is Sides.ONE or state.game.two_sided
+        other = next((p for p in range(state.num_players) if p != state.mover), -1)
+        action = Action(Verb.DISASTER, card, other if needs_side else -1)
+        label = f"disaster {c.name}"
+    else:
+        action = Action(Verb.CLOUD if c.kind is Kind.CLOUD else Verb.TREND, card)
+        label = f"{c.kind.value} {c.name} ({c.affects.value} {c.change:+d})"
+    reason = state.why_not(action)
+    if reason is None:
+        play = f"playing it costs {sols(state.cost_of(action))} (Battle Phase)"
+    else:
+        play = f"cannot be played: {reason}"
+    return f"- {label}: {play}; discarding it costs {sols(DISCARD_COST)}."
