@@ -9,7 +9,6 @@ L6 (South).
 from __future__ import annotations
 
 import pytest
-
 from treegames import core
 from treegames.aspens import new_game
 

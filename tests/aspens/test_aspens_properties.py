@@ -7,7 +7,6 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from treegames import core
 from treegames.aspens import (
     END_TURN,
@@ -69,7 +68,7 @@ def regions(state) -> list[tuple[set, set]]:
     return out
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(setups, timings, seeds)
 def test_every_game_ends_and_scores_sum_to_the_playable_count(setup, timing, seed):
     states = random_game(setup, timing, seed)
@@ -77,12 +76,12 @@ def test_every_game_ends_and_scores_sum_to_the_playable_count(setup, timing, see
     assert final.is_terminal() and not final.empty_cells()
     assert sum(final.scores()) == GAMES[(setup, timing)].playable_count == (148 if setup <= 4 else 147)
     assert final.winners()
-    for before, after in zip(states, states[1:]):
+    for before, after in zip(states, states[1:], strict=False):
         assert sum(after.scores()) >= sum(before.scores())
         assert len(after.history) == len(before.history) + 1
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(setups, seeds, st.data())
 def test_apply_never_mutates_and_refuses_every_illegal_action(setup, seed, data):
     states = random_game(setup, "each-tree", seed)
@@ -104,7 +103,7 @@ def test_apply_never_mutates_and_refuses_every_illegal_action(setup, seed, data)
         assert state._key() == key and state.to_json() == text
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(setups, timings, seeds, st.data())
 def test_json_round_trips_to_an_equal_state(setup, timing, seed, data):
     states = random_game(setup, timing, seed)
@@ -113,7 +112,7 @@ def test_json_round_trips_to_an_equal_state(setup, timing, seed, data):
     assert again == state and hash(again) == hash(state)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(setups, timings, seeds)
 def test_chance_outcomes_sum_to_one_and_legal_lists_agree(setup, timing, seed):
     rng = random.Random(seed)
@@ -134,7 +133,7 @@ def test_chance_outcomes_sum_to_one_and_legal_lists_agree(setup, timing, seed):
             assert set(targets["seed"]) == {a.cell for a in legal if isinstance(a, Seed)}
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(setups, seeds)
 def test_no_area_stays_closed_off_after_a_tree(setup, seed):
     """Cascades (each-tree): after every action in the turns, each empty area touches both players."""

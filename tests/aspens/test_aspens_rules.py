@@ -6,7 +6,6 @@ import random
 from fractions import Fraction
 
 import pytest
-
 from treegames import core
 from treegames.aspens import (
     ASPEN,
@@ -20,6 +19,8 @@ from treegames.aspens import (
     Phase,
     RollSun,
     Seed,
+    expected_gain,
+    gain_distribution,
     make_board,
     new_game,
     parse_cell,
@@ -106,6 +107,20 @@ def test_grow_your_starting_forests_four_trees_on_own_seeded_spaces(game):
     for name in ("H3", "H13", "M5", "H3"):
         state = state.apply(f"grow-up {name}")
     assert state.phase is Phase.ROLL_SUN and state.turn_player == ASPEN, "turns start with the first player"
+
+
+def test_grow_your_starting_forests_example_step_2(game):
+    """Aspen puts 2 trees West and 2 East ("boom-or-bust"); Pine puts all 4 South ("slow-and-steady")."""
+    state = core.replay(game, [
+        "first Aspen", "seed H5", "seed H3", "seed H11", "seed H13", "seed K7", "seed M5",
+        "grow-up H5", "grow-up H5", "grow-up H11", "grow-up H11",
+        "grow-up M5", "grow-up M5", "grow-up M5", "grow-up M5",
+    ])  # fmt: skip
+    assert sorted(state.stacks(ASPEN)) == [1, 3, 3] and sorted(state.stacks(PINE)) == [1, 1, 5]
+    aspen, pine = gain_distribution(state.stacks(ASPEN)), gain_distribution(state.stacks(PINE))
+    assert aspen == {0: Fraction(4, 6), 2: Fraction(2, 6)}, "two trees at once, on a 2 or a 3"
+    assert pine == {0: Fraction(2, 6), 1: Fraction(4, 6)}, "one tree, but on 2, 3, 4 or 5"
+    assert expected_gain(state.stacks(ASPEN)) == expected_gain(state.stacks(PINE)) == Fraction(2, 3)
 
 
 def test_grow_your_starting_forests_never_on_an_empty_space(game):
@@ -278,7 +293,8 @@ def test_cascades_fill_closed_off_areas_for_free():
     game = new_game()
     found = 0
     for seed in range(6):
-        for before, after in zip(*(lambda s: (s, s[1:]))(play_random(game, seed, keep=True))):
+        states = play_random(game, seed, keep=True)
+        for before, after in zip(states, states[1:], strict=False):
             if not after.last_cascade:
                 continue
             found += 1

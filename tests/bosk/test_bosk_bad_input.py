@@ -167,3 +167,12 @@ def test_states_cannot_be_changed_in_place(autumn):
         autumn.active = 5
     with pytest.raises(AttributeError):
         autumn.phase = "spring"
+
+
+def test_states_pickle_and_copy_as_equal_states(autumn, play):
+    import copy
+    import pickle
+
+    state = play(autumn, "autumn tree c3 tile 3", "leaf C3")
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert copy.deepcopy(state) is state and copy.copy(state) is state

@@ -17,6 +17,7 @@ from treegames.bosk import (
     Direction,
     GreedyBot,
     Phase,
+    TurnEnd,
     new_game,
     park_for_players,
     summer_table,
@@ -373,7 +374,7 @@ def test_blocked_path_ends_and_returns_active_leaves():
         game = new_game(2 + seed % 3)
         states = core.play(game, [core.RandomBot(rng)] * game.num_players, rng, keep=True)
         for before, after in zip(states, states[1:], strict=False):
-            if after.end_reason != 3:  # 3 = blocked
+            if after.end_reason is not TurnEnd.BLOCKED:
                 continue
             seen += 1
             action = after.history[-1]

@@ -8,7 +8,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from treegames.mighty_trees import CardDataError, draw_pile_cards, habitat_cards
 from treegames.mighty_trees import deck as deck_module
 from treegames.mighty_trees.deck import (
@@ -45,14 +44,17 @@ def test_quercus_marilandica_is_among_the_trees():
     assert blackjack.common == "blackjack oak" and blackjack.water_pref.value == "dry"
 
 
-@pytest.mark.parametrize(("name", "zones", "pref"), [
-    ("Taxodium distichum", (4, 9), "wet"),
-    ("Pinus palustris", (7, 9), "dry"),
-    ("Acer saccharum", (3, 8), "balanced"),
-    ("Quercus virginiana", (8, 9), "balanced"),
-    ("Tsuga canadensis", (3, 7), "wet"),
-    ("Sabal palmetto", (8, 9), "balanced"),
-])
+@pytest.mark.parametrize(
+    ("name", "zones", "pref"),
+    [
+        ("Taxodium distichum", (4, 9), "wet"),
+        ("Pinus palustris", (7, 9), "dry"),
+        ("Acer saccharum", (3, 8), "balanced"),
+        ("Quercus virginiana", (8, 9), "balanced"),
+        ("Tsuga canadensis", (3, 7), "wet"),
+        ("Sabal palmetto", (8, 9), "balanced"),
+    ],
+)
 def test_tree_cards_are_true_to_the_species(name, zones, pref):
     tree = next(c for c in draw_pile_cards() if c.name == name)
     assert (tree.temp_min, tree.temp_max) == zones and tree.water_pref.value == pref
@@ -92,16 +94,19 @@ def test_load_cards_reads_the_shipped_files():
 TREE_HEADER = "name,common,water_pref,plant,grow,water_min,water_max,temp_min,temp_max,sun,shade,fire,wind\n"
 
 
-@pytest.mark.parametrize(("row", "words"), [
-    ("Quercus alba,white oak,balanced,two,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'plant'"]),
-    ("Quercus alba,white oak,soggy,2,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'water_pref'"]),
-    ("Quercus alba,white oak,balanced,2,3,3,7,3,12,4,5,5,4", ["Quercus alba", "'temp_max'"]),
-    ("Quercus alba,white oak,balanced,2,3,7,3,3,9,4,5,5,4", ["Quercus alba", "'water_max'"]),
-    ("Quercus alba,white oak,balanced,2,3,3,7,3,9,4,5,5,5", ["Quercus alba", "balance rule"]),
-    ("Quercus alba,white oak,dry,2,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'water_pref'"]),
-    ("quercus,white oak,balanced,2,3,3,7,3,9,4,5,5,4", ["quercus", "'name'"]),
-    ("Quercus alba,white oak,balanced,2,3,3,7", ["line 2"]),
-])
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [
+        ("Quercus alba,white oak,balanced,two,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'plant'"]),
+        ("Quercus alba,white oak,soggy,2,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'water_pref'"]),
+        ("Quercus alba,white oak,balanced,2,3,3,7,3,12,4,5,5,4", ["Quercus alba", "'temp_max'"]),
+        ("Quercus alba,white oak,balanced,2,3,7,3,3,9,4,5,5,4", ["Quercus alba", "'water_max'"]),
+        ("Quercus alba,white oak,balanced,2,3,3,7,3,9,4,5,5,5", ["Quercus alba", "balance rule"]),
+        ("Quercus alba,white oak,dry,2,3,3,7,3,9,4,5,5,4", ["Quercus alba", "'water_pref'"]),
+        ("quercus,white oak,balanced,2,3,3,7,3,9,4,5,5,4", ["quercus", "'name'"]),
+        ("Quercus alba,white oak,balanced,2,3,3,7", ["line 2"]),
+    ],
+)
 def test_malformed_tree_row_names_the_card_and_field(row, words):
     with pytest.raises(CardDataError) as err:
         parse_trees(TREE_HEADER + row + "\n")
@@ -152,8 +157,10 @@ def test_a_malformed_data_file_fails_at_import(tmp_path):
 
 
 def test_engine_imports_no_ui_modules():
-    code = ("import sys, treegames.mighty_trees as m; m.new_game(3).new_initial_state().explain();"
-            "bad = [n for n in ('ipywidgets', 'ipycanvas', 'IPython') if n in sys.modules];"
-            "print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, treegames.mighty_trees as m; m.new_game(3).new_initial_state().explain();"
+        "bad = [n for n in ('ipywidgets', 'ipycanvas', 'IPython') if n in sys.modules];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -45,7 +45,7 @@ def playthrough() -> str:
     game = new_game(3)
     states = core.play(game, [GreedyBot(), core.RandomBot(rng), core.RandomBot(rng)], rng, keep=True)
     lines = [f"# mighty_trees 3 players, seed 2026: GreedyBot, RandomBot, RandomBot; {game.options}"]
-    for action, state in zip(states[-1].history, states[1:]):
+    for action, state in zip(states[-1].history, states[1:], strict=True):
         lines.append(f"{str(action):<52} | {brief(state)}")
     final = states[-1]
     lines.append(f"# winners {[f'P{p + 1}' for p in final.winners()]} scores {list(final.scores())}")

@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from treegames import core
 from treegames.core import CHANCE, IllegalAction, SavedGameError
 from treegames.mighty_trees import Action, GreedyBot, NotationError, Phase, Verb, new_game, parse_action
@@ -45,10 +44,16 @@ def universe(state) -> list[Action]:
             out += [Action(v, card) for v in (Verb.PLANT, Verb.CLOUD, Verb.TREND, Verb.DISASTER)]
             out += [Action(Verb.DISCARD, card, place="hand"), Action(Verb.DISCARD, card)]
             out += [Action(Verb.DISASTER, card, p) for p in range(-1, n + 1)]
-            out += [Action(Verb.PLANT, card, p, place, s) for p in range(n + 1)
-                    for place in ("understory", "canopy", "") for s in range(3)]
+            out += [
+                Action(Verb.PLANT, card, p, place, s)
+                for p in range(n + 1)
+                for place in ("understory", "canopy", "")
+                for s in range(3)
+            ]
         out += [Action(Verb.GROW, slot=s) for s in range(-1, 3)] + [Action(Verb.GROW, 5, slot=0)]
-        out += [Action(Verb.DISCARD, place=p, slot=s) for p in ("understory", "canopy", "hedge") for s in range(3)]
+        out += [
+            Action(Verb.DISCARD, place=p, slot=s) for p in ("understory", "canopy", "hedge") for s in range(3)
+        ]
     return out + ["end", None, ("plant", 3)]
 
 
@@ -126,9 +131,25 @@ def test_views_hide_other_hands(spec):
         assert view.draw_size == state.draw_size and not hasattr(view, "draw")
 
 
-@pytest.mark.parametrize("text", ["", "plant", "plant Quercus nonesuch", "grow two", "grow 0", "first X",
-                                  "first P0", "habitat Atlantis", "fly away", "disaster Wildfire at Px",
-                                  "draw", "end now", "discard", "cloud"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "plant",
+        "plant Quercus nonesuch",
+        "grow two",
+        "grow 0",
+        "first X",
+        "first P0",
+        "habitat Atlantis",
+        "fly away",
+        "disaster Wildfire at Px",
+        "draw",
+        "end now",
+        "discard",
+        "cloud",
+    ],
+)
 def test_parse_action_bad_notation_raises_clear_error(text):
     with pytest.raises(NotationError) as err:
         parse_action(text)
@@ -140,16 +161,22 @@ def test_parse_action_reads_the_issue_examples():
     assert str(parse_action("grow 1")) == "grow 1"
     assert str(parse_action("disaster Wildfire")) == "disaster Wildfire"
     assert parse_action("end") == Action(Verb.END)
-    assert str(parse_action("  plant  quercus ALBA attack p2 Understory 1 ")) == "plant Quercus alba attack P2 understory 1"
+    assert (
+        str(parse_action("  plant  quercus ALBA attack p2 Understory 1 "))
+        == "plant Quercus alba attack P2 understory 1"
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "not json",
-    '{"format": "treegames-save/1"',
-    "[1, 2]",
-    json.dumps({"format": "treegames-save/1", "game": "mighty_trees", "options": {}, "history": []}),
-    json.dumps({"format": "treegames-save/1", "game": "aspens", "options": {}, "history": []}),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        '{"format": "treegames-save/1"',
+        "[1, 2]",
+        json.dumps({"format": "treegames-save/1", "game": "mighty_trees", "options": {}, "history": []}),
+        json.dumps({"format": "treegames-save/1", "game": "aspens", "options": {}, "history": []}),
+    ],
+)
 def test_state_from_json_malformed_text_raises_saved_game_error(text):
     with pytest.raises(SavedGameError):
         new_game(2).state_from_json(text)
@@ -159,8 +186,13 @@ def test_state_from_json_tampered_history_raises_saved_game_error():
     game = new_game(2)
     states = random_game(2, 11, {})
     data = json.loads(states[40].to_json())
-    for tampered in (["habitat Atlantis"], data["history"][:5] + ["end"], data["history"] + ["grow 9"],
-                     [data["history"][0], data["history"][0]], data["history"][:3] + [7]):
+    for tampered in (
+        ["habitat Atlantis"],
+        data["history"][:5] + ["end"],
+        data["history"] + ["grow 9"],
+        [data["history"][0], data["history"][0]],
+        data["history"][:3] + [7],
+    ):
         bad = dict(data, history=tampered)
         with pytest.raises(SavedGameError):
             game.state_from_json(json.dumps(bad))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
 from treegames import core
 from treegames.core import CHANCE, TERMINAL, IllegalAction
 from treegames.mighty_trees import Phase, new_game
@@ -92,7 +91,9 @@ def test_game_turn_first_player_is_chosen_by_chance():
     state = do(new_game(4).new_initial_state(), f"habitat {PIEDMONT}")
     for _ in range(12):
         state = state.apply(state.legal_actions()[0])
-    assert [(str(a), p) for a, p in state.chance_outcomes()] == [(f"first P{i}", Fraction(1, 4)) for i in (1, 2, 3, 4)]
+    assert [(str(a), p) for a, p in state.chance_outcomes()] == [
+        (f"first P{i}", Fraction(1, 4)) for i in (1, 2, 3, 4)
+    ]
     state = do(state, "first P3")
     assert state.current_player == 2 and state.phase is Phase.BATTLE
 
@@ -129,7 +130,9 @@ def test_sol_laws_spending_more_than_remain_is_refused():
 
 
 def test_battle_phase_ends_when_no_sols_are_left():
-    state = do(start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda")
+    state = do(
+        start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda"
+    )
     assert state.phase is Phase.REGROUP and state.current_player == CHANCE
 
 
@@ -206,8 +209,13 @@ def test_grow_trees_empty_slot_is_refused():
 def combat_position(p1_hand=("Liriodendron tulipifera", "Pinus taeda", "Liquidambar styraciflua")):
     """P2 (first) plants Cornus florida and Acer saccharum; then it is P1's turn, P2 having 2 trees."""
     hands = [list(p1_hand), ["Acer saccharum", "Cornus florida", "Fagus grandifolia"]]
-    state = do(start(hands, first=2), "plant Cornus florida", "plant Acer saccharum",
-               "draw Quercus rubra", "draw Quercus alba")
+    state = do(
+        start(hands, first=2),
+        "plant Cornus florida",
+        "plant Acer saccharum",
+        "draw Quercus rubra",
+        "draw Quercus alba",
+    )
     assert state.current_player == 0 and state.tree_count(1) == 2
     return state
 
@@ -268,7 +276,9 @@ def test_initiate_tree_combat_own_trees_cannot_be_attacked():
 
 
 def test_regroup_phase_draws_until_three_cards_then_next_turn():
-    state = do(start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda")
+    state = do(
+        start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda"
+    )
     assert state.phase is Phase.REGROUP
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 66 and all(p == Fraction(1, 66) for _, p in outcomes)
@@ -323,16 +333,26 @@ def test_trend_card_costs_two_sols_changes_for_good_and_unfit_trees_die():
     hands = [["Quercus stellata", "Wet Trend", "Pinus taeda"], HANDS_2[1]]
     state = do(start(hands), "plant Quercus stellata", "trend Wet Trend")  # water 5 -> 7, its range 1-5
     assert state.water == 7 and state.understory(0) == (None, None) and state.phase is Phase.REGROUP
-    assert {"Quercus stellata", "Wet Trend"} <= set(names(state.litter_cards))
-    state = do(state, "draw Quercus rubra", "draw Quercus alba", "discard Cornus florida", "end", "draw Carya ovata")
+    assert "Quercus stellata" in names(state.litter_cards) and names(state.trend_cards) == ("Wet Trend",)
+    state = do(
+        state, "draw Quercus rubra", "draw Quercus alba", "discard Cornus florida", "end", "draw Carya ovata"
+    )
     state = do(state, "discard Quercus rubra", "end", "draw Quercus nigra")
     assert state.water == 7 and state.weather == ()  # lasting
 
 
 def test_disaster_wildfire_burns_trees_with_low_fire_strength_on_every_side():
-    hands = [["Wildfire", "Quercus stellata", "Acer rubrum"], ["Acer saccharum", "Cornus florida", "Quercus rubra"]]
-    state = do(start(hands, first=2), "plant Cornus florida", "plant Acer saccharum", "draw Pinus taeda",
-               "draw Quercus alba")
+    hands = [
+        ["Wildfire", "Quercus stellata", "Acer rubrum"],
+        ["Acer saccharum", "Cornus florida", "Quercus rubra"],
+    ]
+    state = do(
+        start(hands, first=2),
+        "plant Cornus florida",
+        "plant Acer saccharum",
+        "draw Pinus taeda",
+        "draw Quercus alba",
+    )
     state = do(state, "plant Quercus stellata", "disaster Wildfire")  # force 4: fire 1, 3 burn; 5 stands
     assert state.understory(1) == (None, None)
     assert names(state.understory(0)) == ("Quercus stellata", None)
@@ -341,7 +361,9 @@ def test_disaster_wildfire_burns_trees_with_low_fire_strength_on_every_side():
 
 def test_disaster_habitat_fire_modifier_and_fire_season_power():
     hands = [["Wildfire", "Pinus echinata", "Carya tomentosa"], HANDS_2[1]]
-    state = do(start(hands, habitat="Longleaf Pine Sandhills"), "plant Pinus echinata", "plant Carya tomentosa")
+    state = do(
+        start(hands, habitat="Longleaf Pine Sandhills"), "plant Pinus echinata", "plant Carya tomentosa"
+    )
     state = do(state, "disaster Wildfire")  # force 4 + 1 = 5, cost 2 - 1 = 1 (fire season)
     assert names(state.understory(0)) == ("Pinus echinata", None)  # fire 5 stands, fire 4 burns
     assert "force 5" in state.last_event and state.phase is Phase.REGROUP
@@ -363,9 +385,17 @@ def test_disaster_needs_its_habitat_power():
 
 
 def test_disaster_tornado_strikes_one_chosen_side():
-    hands = [["Tornado", "Pinus taeda", "Pinus echinata"], ["Acer saccharum", "Cornus florida", "Quercus rubra"]]
-    state = do(start(hands, first=2), "plant Cornus florida", "plant Acer saccharum", "draw Pinus virginiana",
-               "draw Quercus alba")
+    hands = [
+        ["Tornado", "Pinus taeda", "Pinus echinata"],
+        ["Acer saccharum", "Cornus florida", "Quercus rubra"],
+    ]
+    state = do(
+        start(hands, first=2),
+        "plant Cornus florida",
+        "plant Acer saccharum",
+        "draw Pinus virginiana",
+        "draw Quercus alba",
+    )
     refused(state, "disaster Tornado", "choose another player's side")
     refused(state, "disaster Tornado at P1", "another player's")
     state = do(state, "disaster Tornado at P2")  # wind 6: wind 2 and 5 fall
@@ -410,8 +440,14 @@ def test_game_variations_ignore_lingering():
 def win_script(**options):
     """P1 plants and grows two trees over two turns: Pinus virginiana then Sassafras albidum."""
     hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], HANDS_2[1]]
-    state = do(start(hands, **options), "plant Pinus virginiana", "grow 1", "plant Sassafras albidum",
-               "draw Quercus rubra", "draw Quercus alba")
+    state = do(
+        start(hands, **options),
+        "plant Pinus virginiana",
+        "grow 1",
+        "plant Sassafras albidum",
+        "draw Quercus rubra",
+        "draw Quercus alba",
+    )
     return do(state, "discard Cornus florida", "end", "draw Carya ovata", "grow 1")
 
 
@@ -428,7 +464,7 @@ def test_game_variations_capture_two_habitats():
     assert not state.is_terminal() and state.captured == (1, 0)
     assert state.phase is Phase.HABITAT and state.habitat_card is None
     assert state.understory(0) == (None, None) and state.canopy(0) == (None, None)
-    assert PIEDMONT not in [str(a)[len("habitat "):] for a in state.legal_actions()]
+    assert PIEDMONT not in [str(a)[len("habitat ") :] for a in state.legal_actions()]
     state = do(state, "habitat Southern Appalachian Cove")
     assert state.habitat_card.name == "Southern Appalachian Cove" and state.cards_in_play() == 72
     assert state.current_player == 1 and state.phase is Phase.BATTLE  # P1 held 3 cards: no draw
@@ -449,10 +485,20 @@ def test_game_variations_without_quercus_marilandica():
 
 
 def test_game_variations_two_sided_disasters():
-    hands = [["Wildfire", "Cornus florida", "Pinus taeda"], ["Cercis canadensis", "Acer rubrum", "Quercus alba"],
-             ["Chionanthus virginicus", "Acer saccharum", "Quercus rubra"]]
-    state = do(start(hands, first=2, two_sided_disasters=True), "plant Cercis canadensis", "end",
-               "draw Pinus echinata", "plant Chionanthus virginicus", "end", "draw Pinus virginiana")
+    hands = [
+        ["Wildfire", "Cornus florida", "Pinus taeda"],
+        ["Cercis canadensis", "Acer rubrum", "Quercus alba"],
+        ["Chionanthus virginicus", "Acer saccharum", "Quercus rubra"],
+    ]
+    state = do(
+        start(hands, first=2, two_sided_disasters=True),
+        "plant Cercis canadensis",
+        "end",
+        "draw Pinus echinata",
+        "plant Chionanthus virginicus",
+        "end",
+        "draw Pinus virginiana",
+    )
     state = do(state, "plant Cornus florida")
     refused(state, "disaster Wildfire", "Game Variations", "choose another player's side")
     state = do(state, "disaster Wildfire at P2")
@@ -468,13 +514,27 @@ def test_new_game_options_are_named_and_json_safe():
 
     game = new_game(3)
     assert game.name == "mighty_trees" and game.num_players == 3
-    assert game.options == {"max_turns": 200, "habitats_to_win": 1, "without_quercus_marilandica": False,
-                            "ignore_lingering": False, "two_sided_disasters": False}
+    assert game.options == {
+        "max_turns": 200,
+        "habitats_to_win": 1,
+        "without_quercus_marilandica": False,
+        "ignore_lingering": False,
+        "two_sided_disasters": False,
+    }
     assert json.loads(json.dumps(game.options)) == game.options
 
 
-@pytest.mark.parametrize("bad", [{"players": 1}, {"players": 7}, {"habitats_to_win": 3}, {"max_turns": 0},
-                                 {"colour": "red"}, {"ignore_lingering": "yes"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"players": 1},
+        {"players": 7},
+        {"habitats_to_win": 3},
+        {"max_turns": 0},
+        {"colour": "red"},
+        {"ignore_lingering": "yes"},
+    ],
+)
 def test_new_game_bad_options_are_refused(bad):
     with pytest.raises(ValueError):
         new_game(**bad)
@@ -500,7 +560,9 @@ def test_explain_every_phase_names_a_rulebook_section():
     assert "Game Layout" in state.explain()
     state = do(state, f"habitat {PIEDMONT}")
     assert "Player Commands" in state.explain()
-    state = do(start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda")
+    state = do(
+        start(HANDS_2), "plant Liriodendron tulipifera", "plant Prunus serotina", "discard Pinus taeda"
+    )
     assert "Regroup Phase" in state.explain()
 
 
@@ -513,7 +575,9 @@ def test_describe_tells_cost_and_combat_outcome():
 def test_view_for_hides_other_hands_and_the_draw_order():
     state = start(HANDS_2)
     view = state.view_for(0)
-    assert [c.name for c in view.hand] == sorted(HANDS_2[0], key=lambda n: state.parse_action(f"draw {n}").card)
+    assert [c.name for c in view.hand] == sorted(
+        HANDS_2[0], key=lambda n: state.parse_action(f"draw {n}").card
+    )
     assert view.hand_sizes == (3, 3) and view.draw_size == 66
     text = repr(view)
     assert not any(name in text for name in HANDS_2[1])
@@ -523,3 +587,78 @@ def test_view_for_hides_other_hands_and_the_draw_order():
 def test_view_for_unknown_player_is_refused():
     with pytest.raises(ValueError):
         start(HANDS_2).view_for(2)
+
+
+# ----------------------------------------------------------------------- more interpretations
+
+
+def test_initiate_tree_combat_costs_only_the_planting():
+    state = do(combat_position(), "plant Liriodendron tulipifera attack P2 understory 1")
+    assert state.sols == 2 and state.spent == 1
+
+
+def test_conditions_stay_within_one_to_nine():
+    hands = [["Drought", "Pinus echinata", "Quercus laevis"], HANDS_2[1]]
+    state = do(start(hands, habitat="Longleaf Pine Sandhills"), "disaster Drought")  # water 2 - 3
+    assert state.water == 1
+
+
+def test_disaster_hurricane_in_a_hurricane_coast_habitat():
+    hands = [["Hurricane", "Pinus elliottii", "Sabal palmetto"], HANDS_2[1]]
+    state = do(start(hands, habitat="Gulf Coast Pine Flatwoods"), "disaster Hurricane")  # wind 5 + 1
+    assert "force 6" in state.last_event and state.phase is Phase.REGROUP
+
+
+def test_disaster_preferred_bonus_against_wind():
+    hands = [
+        ["Tornado", "Pinus elliottii", "Sabal palmetto"],
+        ["Sabal palmetto" if False else "Ilex opaca", "Pinus taeda", "Magnolia grandiflora"],
+    ]
+    state = do(
+        start(hands, habitat="Gulf Coast Pine Flatwoods", first=2),
+        "plant Ilex opaca",
+        "plant Pinus taeda",
+        "draw Quercus rubra",
+        "draw Quercus alba",
+    )
+    state = do(
+        state, "disaster Tornado at P2"
+    )  # force 6: Ilex (preferred) wind 4 + 2 stands, Pinus taeda 4 falls
+    assert names(state.understory(1)) == ("Ilex opaca", None)
+
+
+def test_capture_clears_trees_weather_and_trends_for_the_next_habitat():
+    hands = [
+        ["Pinus virginiana", "Sassafras albidum", "Cirrus"],
+        ["Warming Trend", "Cornus florida", "Pinus taeda"],
+    ]
+    state = do(
+        start(hands, first=2, habitats_to_win=2),
+        "trend Warming Trend",
+        "plant Cornus florida",
+        "draw Quercus rubra",
+        "draw Quercus alba",
+    )
+    state = do(
+        state, "plant Pinus virginiana", "grow 1", "cloud Cirrus", "draw Carya ovata", "draw Quercus nigra"
+    )
+    assert state.temperature == 9 and state.trend_cards and state.weather
+    state = do(state, "discard Quercus rubra", "end", "draw Quercus phellos")
+    state = do(state, "plant Sassafras albidum", "grow 1")
+    assert state.phase is Phase.HABITAT and state.captured == (1, 0)
+    assert state.trend_cards == () and state.weather == () and state.understory(1) == (None, None)
+    assert state.cards_in_play() == 72
+
+
+def test_sol_laws_player_with_nothing_to_spend_may_end():
+    state = start(HANDS_2)
+    stuck = state._copy()  # an edge position: an empty Command, no trees (only when both piles run dry)
+    stuck.hands = (0, state.hands[1])
+    stuck.litter = state.hands[0]
+    assert [str(a) for a in stuck.legal_actions()] == ["end"]
+    assert stuck.why_not(stuck.parse_action("end")) is None
+
+
+def test_game_follows_the_core_protocol():
+    game = new_game(2)
+    assert isinstance(game, core.Game) and isinstance(game.new_initial_state(), core.State)

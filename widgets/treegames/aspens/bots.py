@@ -31,8 +31,11 @@ from .odds import production_probability
 
 __all__ = ["GreedyBot", "PRODUCTION_WEIGHT", "HOLD_VALUE", "BLOCK_WEIGHT", "ROOM_WEIGHT"]
 
-PRODUCTION_WEIGHT = 4.0
-"""Value of one whole extra tree per roll, in spaces, early in the game."""
+PRODUCTION_WEIGHT = 12.0
+"""Value, in spaces, of a space producing on every roll from now on (tuned: 12 won 40/40 v RandomBot).
+
+On an empty board one more tree on a 1-6 stack (+1/6) is worth 2 spaces, so the bot
+builds production first and turns to territory as the board fills up."""
 HOLD_VALUE = 0.3
 """Value of ending the turn with trees kept for later."""
 BLOCK_WEIGHT = 0.25

@@ -77,6 +77,10 @@ class Phase(str, Enum):
         return self.value
 
 
+_PLANT = Phase.PLANT
+_GROW_START = Phase.GROW_START
+
+
 class CascadeTiming(str, Enum):
     """When "4. Check for and Resolve Cascades" runs (the ``cascade_timing`` option)."""
 
@@ -298,6 +302,13 @@ class Geometry:
         )
         self.steps = {d: step_of(d) for d in Direction}
         self.wind_steps = {d: tuple(step_of(v) for v in d.wind_directions()) for d in Direction}
+        self.wind_info = {
+            d: (
+                tuple(step_of(v) for v in d.wind_directions()),
+                tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))),
+            )
+            for d in Direction
+        }
         self.source_order = {
             d: tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))) for d in Direction
         }
@@ -426,6 +437,7 @@ _SLOTS = (
     "_gained",
     "_cascade",
     "_full",
+    "_winds",
     "_hist",
     "_len",
 )
@@ -471,6 +483,7 @@ class AspensState:
         s._gained = None
         s._cascade = 0
         s._full = 0
+        s._winds = None
         s._hist = None
         s._len = 0
         s.__class__ = cls
@@ -495,6 +508,7 @@ class AspensState:
         s._gained = None
         s._cascade = 0
         s._full = self._full
+        s._winds = self._winds
         s._hist = (self._hist, action)
         s._len = self._len + 1
         return s
@@ -613,7 +627,7 @@ class AspensState:
 
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action drawn with ``rng`` without listing them (used by RandomBot)."""
-        if self.phase is not Phase.PLANT:
+        if self.phase is not _PLANT:
             if self.current_player == CHANCE:
                 return core.sample_chance(self, rng)
             return rng.choice(self.legal_actions())
@@ -624,7 +638,7 @@ class AspensState:
         own = self._own[p]
         geo = self._geo
         empty = geo.playable ^ (own | self._own[1 - p])
-        a, b, c = geo.wind_steps[self.wind]
+        a, b, c = self._winds[0]
         targets = (
             ((own << a) if a > 0 else (own >> -a))
             | ((own << b) if b > 0 else (own >> -b))
@@ -633,7 +647,11 @@ class AspensState:
         ups = own & ~self._full
         choices = ups | targets
         count = choices.bit_count()
-        pick = rng.randrange(count + 1) if hand <= HOLD_LIMIT else rng.randrange(count)
+        options = count + 1 if hand <= HOLD_LIMIT else count
+        width = options.bit_length()  # exact uniform draw, the same as rng.randrange(options)
+        pick = rng.getrandbits(width)
+        while pick >= options:
+            pick = rng.getrandbits(width)
         if pick == count:
             return END_TURN
         bit = nth_bit(choices, pick)
@@ -783,7 +801,7 @@ class AspensState:
         """Empty spaces next to the mover's spaces in one of the three valid Wind directions."""
         own = self._own[self.current_player]
         reach = 0
-        for step in self._geo.wind_steps[self.wind]:
+        for step in self._winds[0]:
             reach |= shifted(own, step)
         return reach & self._empty()
 
@@ -916,7 +934,7 @@ class AspensState:
     def _apply_grow_up(self, action: GrowUp) -> AspensState:
         """3A Grow Up (and the growing stage): one more tree on a space the mover owns."""
         phase = self.phase
-        if phase is not Phase.PLANT and phase is not Phase.GROW_START:
+        if phase is not _PLANT and phase is not _GROW_START:
             raise self._wrong_phase(action, f"{RULE_GROW_START} or {RULE_UP}")
         b = self._geo.bit.get(action.cell)
         p = self.current_player
@@ -928,7 +946,7 @@ class AspensState:
             raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_UP})")
         s = self._child(action)
         s._place(p, b)
-        if phase is Phase.GROW_START and s._hand[p] == 0:
+        if phase is _GROW_START and s._hand[p] == 0:
             if p == self.first_player:
                 s.current_player = 1 - p
             else:
@@ -962,7 +980,7 @@ class AspensState:
     def _apply_grow_out(self, action: GrowOut) -> AspensState:
         """3B Grow Out: plant on an empty space next to the mover's forest in a valid Wind direction."""
         phase = self.phase
-        if phase is not Phase.PLANT:
+        if phase is not _PLANT:
             if phase is Phase.GROW_START:
                 raise IllegalAction(
                     f"{action}: you cannot place on an empty space in this stage; add your trees to your "
@@ -981,12 +999,11 @@ class AspensState:
             self._check_placeable(action, b, RULE_OUT)
         if self._hand[p] == 0:
             raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_OUT})")
-        wind = self.wind
         if action.source is not None:
             recorded = self._checked_source(action, b)
         else:
             recorded = None
-            for d, step in geo.source_order[wind]:
+            for d, step in self._winds[1]:
                 source = b - step
                 if source >= 0 and (own >> source) & 1:
                     recorded = geo.out_from[(b, d)]
@@ -1105,6 +1122,7 @@ class AspensState:
         s.turn_player = 1 - p
         s.sun = None
         s.wind = None
+        s._winds = None
         return s
 
     def _apply_sun(self, action: RollSun) -> AspensState:
@@ -1126,6 +1144,7 @@ class AspensState:
             raise IllegalAction(f"{action}: the Wind die shows one of E, NE, NW, W, SW, SE ({RULE_ROLL})")
         s = self._child(action)
         s.wind = action.direction
+        s._winds = self._geo.wind_info[action.direction]
         table = GAIN_TABLES[self.sun]
         gained = tuple(self._heights[q].translate(table).count(1) for q in (ASPEN, PINE))
         mover = self.turn_player
@@ -1316,6 +1335,11 @@ class AspensState:
             p = self.current_player
             hand = self._hand[p]
             winds = ", ".join(d.name for d in self.valid_winds())
+            if hand == 0:
+                return (
+                    f"Taking a Turn, 3. Plant Your New Trees: {who} has planted every tree in hand, so the only "
+                    f"move left is to end the turn and pass the dice."
+                )
             end = (
                 "may end the turn now, keeping the rest for later"
                 if hand <= HOLD_LIMIT
@@ -1364,7 +1388,7 @@ class AspensState:
                 else:
                     row.append("..")
             if row:
-                lines.append(" " * abs(r) + " ".join(row))
+                lines.append(" " * (2 * abs(r)) + "  ".join(row))  # each row sits half a hex over
         return "\n".join(lines)
 
 

@@ -20,6 +20,21 @@ south), ``autumn tree d5 tile 6`` / ``autumn tree d5 tile squirrel``,
 row (``C4``, row 1 north, column A west); intersections are lower case, and
 intersection ``c4`` is the north-west corner of square ``C4``.
 
+What the UI reads
+-----------------
+``game.park`` (:class:`Park`: ``size``, ``terrain`` per square as region
+indices, ``region_names``, ``interior_intersections()``, ``first_squares`` /
+``ahead_squares`` wind geometry); on a state: ``phase``, ``current_player``,
+``start_player``, ``round`` / ``wind_spot``, ``wind_direction``,
+``required_tree_value``, ``trees_on_board()``, ``trees_in_hand(p)``,
+``trees_standing(p)``, ``leaf_tiles(p)``, ``supply_of(p)``, ``active_of(p)``,
+``pile(row, col)``, ``top_leaf(row, col)``, ``controller(row, col)``,
+``squirrel_squares()``, ``selected_tree``, ``selected_tile``, ``path_head``,
+``summer_scores``, ``winter_scores``, ``scores()``, ``legal_actions()``,
+``describe(action)``, ``last_event()``, ``explain()``, ``previous``; and the
+teaching functions ``summer_points``, ``winter_points``, ``summer_table``,
+``winter_table`` (lists of :class:`ScoreRow`).
+
 Our interpretation
 ------------------
 Where the rulebook is silent (or its diagrams are missing) we decided as
@@ -43,7 +58,8 @@ follows.  Each choice lives in one place, as data or a named option.
 * **Squirrel reach**: within 3 squares means 1, 2 or 3 leaf-path steps from
   the tree.  One squirrel per square: it may not stop on another squirrel.
   Option ``squirrel_may_pass_squirrels`` (default True): its route may pass
-  over other squirrels.  If no square is in reach, the squirrel stays off the
+  over other squirrels (the squirrel borrows the leaf path's shape, but it is
+  not a leaf: it also ignores covering costs).  If no square is in reach, the squirrel stays off the
   park and the turn ends (the tile is still used up).
 * **Leaf paths and squirrels**: a leaf can never be placed on a squirrel, and a
   leaf path places a leaf on every square it passes, so it cannot pass one.
@@ -70,6 +86,7 @@ from .engine import (
     Kind,
     Phase,
     ScoreRow,
+    TurnEnd,
     closest_clockwise,
     new_game,
     summer_table,
@@ -98,6 +115,7 @@ __all__ = [
     "Kind",
     "Phase",
     "ScoreRow",
+    "TurnEnd",
     "closest_clockwise",
     "new_game",
     "summer_table",

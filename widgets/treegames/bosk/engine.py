@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
-from enum import Enum
+from enum import Enum, IntEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -33,6 +34,7 @@ __all__ = [
     "BoskGame",
     "BoskState",
     "ScoreRow",
+    "TurnEnd",
     "new_game",
     "summer_table",
     "winter_table",
@@ -136,8 +138,24 @@ NOTATION_HELP = (
     "'autumn tree d5 tile 6', 'autumn tree d5 tile squirrel', 'leaf E6', 'squirrel F7', 'score winter'"
 )
 
-# End-of-turn reasons (for the "what just happened" text).
-_NO_END, _NO_LEAVES, _EDGE, _BLOCKED, _SQUIRREL_PLACED, _SQUIRREL_NOWHERE = range(6)
+class TurnEnd(IntEnum):
+    """Why the last action ended an autumn turn (``state.end_reason``), for the 'what just happened' text."""
+
+    NONE = 0
+    """The last action did not end a turn."""
+    NO_LEAVES = 1
+    """Leaf Placement 3: no active leaves remain."""
+    EDGE = 2
+    """Leaf Placement 3: the path reached the edge of the play area."""
+    BLOCKED = 3
+    """Our interpretation: no square ahead can take a leaf."""
+    SQUIRREL_PLACED = 4
+    """Squirrel 2: the squirrel is placed and the turn continues with removing the tree."""
+    SQUIRREL_NOWHERE = 5
+    """Our interpretation: no free square within the squirrel's reach."""
+
+
+_NO_END, _NO_LEAVES, _EDGE, _BLOCKED, _SQUIRREL_PLACED, _SQUIRREL_NOWHERE = TurnEnd
 
 
 class BoskGame:
@@ -297,6 +315,15 @@ class BoskState:
         key = self._key()
         return hash((tuple(sorted(key[0].items())), *key[1:]))
 
+    def __copy__(self) -> BoskState:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict) -> BoskState:
+        return self  # immutable
+
+    def __reduce__(self) -> tuple:
+        return (_from_saved, (self.to_json(),))
+
     def __repr__(self) -> str:
         return f"<BoskState {self.game.num_players}p {self.phase.value} after {len(self.history)} actions>"
 
@@ -439,7 +466,7 @@ class BoskState:
         if (
             not isinstance(action, Action)
             or not isinstance(action.kind, Kind)
-            or not all(type(x) is int for x in action[1:])
+            or not (type(action.row) is int and type(action.col) is int and type(action.value) is int)
         ):
             raise IllegalAction(f"not a Bosk action: {action!r}. {NOTATION_HELP}")
         phase = self.phase
@@ -915,6 +942,13 @@ class BoskState:
     def previous(self) -> BoskState | None:
         """The state before the last action (None at the start)."""
         return self._prev
+
+
+def _from_saved(text: str) -> BoskState:
+    """Rebuild a pickled state from its saved-game text (game options included)."""
+    options = dict(json.loads(text)["options"])
+    players = options.pop("players")
+    return new_game(players, **options).state_from_json(text)
 
 
 class _Draft(BoskState):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .engine import TurnEnd
 from .park import DIRECTIONS
 from .rules import ROUNDS, SQUIRREL, TREE_VALUES, tile_name
 from .scoring import SUMMER_POINTS, WINTER_POINTS
@@ -216,11 +217,11 @@ def describe(state: BoskState, action: Action) -> str:
 
 
 _END_REASONS = {
-    1: "no active leaves remain",
-    2: "the path reached the edge of the play area",
-    3: "no square ahead can take a leaf (our interpretation: a blocked path ends)",
-    4: "",
-    5: "the squirrel has no free square within reach (our interpretation: it stays off the park)",
+    TurnEnd.NO_LEAVES: "no active leaves remain",
+    TurnEnd.EDGE: "the path reached the edge of the play area",
+    TurnEnd.BLOCKED: "no square ahead can take a leaf (our interpretation: a blocked path ends)",
+    TurnEnd.SQUIRREL_PLACED: "",
+    TurnEnd.SQUIRREL_NOWHERE: "the squirrel has no free square within reach (our interpretation: it stays off the park)",
 }
 
 
@@ -246,7 +247,7 @@ def last_event(state: BoskState) -> str:
             returned = action.value if kind == "autumn tree" and action.value != SQUIRREL else 0
         if reason:
             parts.append(f"The turn ends: {reason}.")
-        if state.end_reason in (1, 2, 3) and returned > 0:
+        if state.end_reason in (TurnEnd.NO_LEAVES, TurnEnd.EDGE, TurnEnd.BLOCKED) and returned > 0:
             parts.append(f"{returned} unused active {'leaf returns' if returned == 1 else 'leaves return'} to the supply.")
         parts.append(f"The tree at {prev.park.intersection_label(prev.tree_at)} is removed.")
         if state.round != prev.round:

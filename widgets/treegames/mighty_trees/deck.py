@@ -271,9 +271,13 @@ def _int(row: dict[str, str], field: str, source: str, low: int, high: int) -> i
     try:
         value = int(text)
     except ValueError:
-        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be a whole number, not {text!r}") from None
+        raise CardDataError(
+            f"{source}: card {row['name']!r} field {field!r} must be a whole number, not {text!r}"
+        ) from None
     if not low <= value <= high:
-        raise CardDataError(f"{source}: card {row['name']!r} field {field!r} must be {low}..{high}, not {value}")
+        raise CardDataError(
+            f"{source}: card {row['name']!r} field {field!r} must be {low}..{high}, not {value}"
+        )
     return value
 
 
@@ -307,8 +311,21 @@ def _check_name(row: dict[str, str], source: str, seen: set[str]) -> str:
 # --------------------------------------------------------------------------
 # One parser per file
 
-TREE_COLUMNS = ("name", "common", "water_pref", "plant", "grow", "water_min", "water_max",
-                "temp_min", "temp_max", "sun", "shade", "fire", "wind")
+TREE_COLUMNS = (
+    "name",
+    "common",
+    "water_pref",
+    "plant",
+    "grow",
+    "water_min",
+    "water_max",
+    "temp_min",
+    "temp_max",
+    "sun",
+    "shade",
+    "fire",
+    "wind",
+)
 
 
 def _check_water_pref(tree: TreeCard, row: dict[str, str], source: str) -> None:
@@ -323,8 +340,9 @@ def _check_water_pref(tree: TreeCard, row: dict[str, str], source: str) -> None:
         raise _fail(source, row, "water_pref", f"is {tree.water_pref.value} but the water range is {lo}-{hi}")
 
 
-def parse_trees(text: str, source: str = "trees.csv", first_id: int = 0, seen: set[str] | None = None
-                ) -> list[TreeCard]:
+def parse_trees(
+    text: str, source: str = "trees.csv", first_id: int = 0, seen: set[str] | None = None
+) -> list[TreeCard]:
     """Tree cards from CSV text, validated."""
     seen = set() if seen is None else seen
     cards = []
@@ -335,9 +353,13 @@ def parse_trees(text: str, source: str = "trees.csv", first_id: int = 0, seen: s
             raise _fail(source, row, "name", "must be a scientific name: Genus species")
         grow = None if row["grow"] in ("", "none") else _int(row, "grow", source, 1, 3)
         tree = TreeCard(
-            id=first_id + index, name=name, common=row["common"], genus=parts[0],
+            id=first_id + index,
+            name=name,
+            common=row["common"],
+            genus=parts[0],
             water_pref=_enum(row, "water_pref", source, WaterPref),
-            plant=_int(row, "plant", source, 1, 3), grow=grow,
+            plant=_int(row, "plant", source, 1, 3),
+            grow=grow,
             water_min=_int(row, "water_min", source, MIN_VALUE, MAX_VALUE),
             water_max=_int(row, "water_max", source, MIN_VALUE, MAX_VALUE),
             temp_min=_int(row, "temp_min", source, MIN_VALUE, MAX_VALUE),
@@ -377,14 +399,16 @@ def _parse_weather(text: str, source: str, first_id: int, seen: set[str], cls: t
     return cards
 
 
-def parse_clouds(text: str, source: str = "clouds.csv", first_id: int = 0, seen: set[str] | None = None
-                 ) -> list[CloudCard]:
+def parse_clouds(
+    text: str, source: str = "clouds.csv", first_id: int = 0, seen: set[str] | None = None
+) -> list[CloudCard]:
     """Cloud cards from CSV text, validated."""
     return _parse_weather(text, source, first_id, set() if seen is None else seen, CloudCard, 3)
 
 
-def parse_trends(text: str, source: str = "trends.csv", first_id: int = 0, seen: set[str] | None = None
-                 ) -> list[TrendCard]:
+def parse_trends(
+    text: str, source: str = "trends.csv", first_id: int = 0, seen: set[str] | None = None
+) -> list[TrendCard]:
     """Trend cards from CSV text, validated."""
     return _parse_weather(text, source, first_id, set() if seen is None else seen, TrendCard, 3)
 
@@ -392,8 +416,9 @@ def parse_trends(text: str, source: str = "trends.csv", first_id: int = 0, seen:
 DISASTER_COLUMNS = ("name", "element", "strength", "cost", "targets", "sides", "linger", "needs_power")
 
 
-def parse_disasters(text: str, source: str = "disasters.csv", first_id: int = 0, seen: set[str] | None = None
-                    ) -> list[DisasterCard]:
+def parse_disasters(
+    text: str, source: str = "disasters.csv", first_id: int = 0, seen: set[str] | None = None
+) -> list[DisasterCard]:
     """Disaster cards from CSV text, validated."""
     seen = set() if seen is None else seen
     cards = []
@@ -408,11 +433,19 @@ def parse_disasters(text: str, source: str = "disasters.csv", first_id: int = 0,
         if linger and not climate:
             raise _fail(source, row, "linger", "only water and temperature disasters linger")
         power = None if row["needs_power"] == "" else _enum(row, "needs_power", source, Power)
-        cards.append(DisasterCard(
-            id=first_id + index, name=name, element=element, strength=strength,
-            cost=_int(row, "cost", source, 1, 3), targets=_enum(row, "targets", source, Targets),
-            sides=_enum(row, "sides", source, Sides), linger=linger, needs_power=power,
-        ))
+        cards.append(
+            DisasterCard(
+                id=first_id + index,
+                name=name,
+                element=element,
+                strength=strength,
+                cost=_int(row, "cost", source, 1, 3),
+                targets=_enum(row, "targets", source, Targets),
+                sides=_enum(row, "sides", source, Sides),
+                linger=linger,
+                needs_power=power,
+            )
+        )
     return cards
 
 
@@ -432,19 +465,28 @@ def parse_habitats(text: str, trees: list[TreeCard], source: str = "habitats.csv
             raise _fail(source, row, "preferred", f"must list 3 species or genera, not {len(preferred)}")
         for entry in preferred:
             if entry not in species and entry not in genera:
-                raise _fail(source, row, "preferred", f"names {entry!r}, which is no tree card's species or genus")
-        cards.append(HabitatCard(
-            id=index, name=name, region=row["region"],
-            temperature=_int(row, "temperature", source, MIN_VALUE, MAX_VALUE),
-            water=_int(row, "water", source, MIN_VALUE, MAX_VALUE),
-            preferred=preferred, power=_enum(row, "power", source, Power),
-            fire_mod=_int(row, "fire_mod", source, -1, 1), wind_mod=_int(row, "wind_mod", source, -1, 1),
-        ))
+                raise _fail(
+                    source, row, "preferred", f"names {entry!r}, which is no tree card's species or genus"
+                )
+        cards.append(
+            HabitatCard(
+                id=index,
+                name=name,
+                region=row["region"],
+                temperature=_int(row, "temperature", source, MIN_VALUE, MAX_VALUE),
+                water=_int(row, "water", source, MIN_VALUE, MAX_VALUE),
+                preferred=preferred,
+                power=_enum(row, "power", source, Power),
+                fire_mod=_int(row, "fire_mod", source, -1, 1),
+                wind_mod=_int(row, "wind_mod", source, -1, 1),
+            )
+        )
     return cards
 
 
 def load_cards(directory: Path = CARDS_DIR) -> tuple[tuple[Card, ...], tuple[HabitatCard, ...]]:
     """The draw-pile cards (ids 0..71) and the habitat cards, read and validated from ``directory``."""
+
     def read(name: str) -> str:
         return (directory / name).read_text(encoding="utf-8")
 
@@ -452,11 +494,17 @@ def load_cards(directory: Path = CARDS_DIR) -> tuple[tuple[Card, ...], tuple[Hab
     trees = parse_trees(read("trees.csv"), "trees.csv", 0, seen)
     clouds = parse_clouds(read("clouds.csv"), "clouds.csv", len(trees), seen)
     trends = parse_trends(read("trends.csv"), "trends.csv", len(trees) + len(clouds), seen)
-    disasters = parse_disasters(read("disasters.csv"), "disasters.csv",
-                                len(trees) + len(clouds) + len(trends), seen)
+    disasters = parse_disasters(
+        read("disasters.csv"), "disasters.csv", len(trees) + len(clouds) + len(trends), seen
+    )
     habitats = parse_habitats(read("habitats.csv"), trees)
-    for kind, cards in (("tree", trees), ("cloud", clouds), ("trend", trends), ("disaster", disasters),
-                        ("habitat", habitats)):
+    for kind, cards in (
+        ("tree", trees),
+        ("cloud", clouds),
+        ("trend", trends),
+        ("disaster", disasters),
+        ("habitat", habitats),
+    ):
         if len(cards) != EXPECTED_COUNTS[kind]:
             raise CardDataError(f"there must be {EXPECTED_COUNTS[kind]} {kind} cards, not {len(cards)}")
     return tuple(trees + clouds + trends + disasters), tuple(habitats)

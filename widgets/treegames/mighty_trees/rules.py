@@ -98,15 +98,34 @@ QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
 # Per-card data in flat tuples, for speed.
 IS_TREE = tuple(c.kind is Kind.TREE for c in DECK)
 SHIFT_T = tuple(
-    c.change if isinstance(c, CloudCard) and c.affects is Element.TEMPERATURE
-    else c.strength if isinstance(c, DisasterCard) and c.element is Element.TEMPERATURE else 0
+    c.change
+    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.TEMPERATURE
+    else c.strength
+    if isinstance(c, DisasterCard) and c.element is Element.TEMPERATURE
+    else 0
     for c in DECK
 )
 SHIFT_W = tuple(
-    c.change if isinstance(c, CloudCard) and c.affects is Element.WATER
-    else c.strength if isinstance(c, DisasterCard) and c.element is Element.WATER else 0
+    c.change
+    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.WATER
+    else c.strength
+    if isinstance(c, DisasterCard) and c.element is Element.WATER
+    else 0
     for c in DECK
 )
+KIND = tuple((Kind.TREE, Kind.CLOUD, Kind.TREND, Kind.DISASTER).index(c.kind) for c in DECK)
+PLANT_COST = tuple(c.plant if isinstance(c, TreeCard) else 0 for c in DECK)
+GROW_COST = tuple(c.grow if isinstance(c, TreeCard) else None for c in DECK)
+FITS = tuple(
+    tuple(
+        tuple(isinstance(c, TreeCard) and c.fits(t, w) for w in range(MAX_VALUE + 1))
+        for t in range(MAX_VALUE + 1)
+    )
+    for c in DECK
+)
+"""FITS[card][temperature][water]: whether a tree's ranges hold those conditions."""
+NEEDS_POWER = tuple(c.needs_power if isinstance(c, DisasterCard) else None for c in DECK)
+ONE_SIDE = tuple(isinstance(c, DisasterCard) and c.sides is Sides.ONE for c in DECK)
 PREFERRED_MASK = tuple(
     sum(1 << t.id for t in DECK if isinstance(t, TreeCard) and h.prefers(t)) for h in HABITATS
 )
@@ -130,6 +149,9 @@ class Phase(str, Enum):
         return self.value
 
 
+CHANCE_VERBS: dict = {}  # filled below: phase -> (the outcome's verb, the rulebook section)
+
+
 class Verb(str, Enum):
     """The first word of every action's notation."""
 
@@ -146,6 +168,14 @@ class Verb(str, Enum):
 
 
 PLACES = ("hand", "understory", "canopy")
+CHANCE_VERBS.update(
+    {
+        Phase.HABITAT: (Verb.HABITAT, "Game Layout"),
+        Phase.DEAL: (Verb.DRAW, "Player Commands"),
+        Phase.REGROUP: (Verb.DRAW, "Regroup Phase"),
+        Phase.FIRST_PLAYER: (Verb.FIRST, "Game Turn"),
+    }
+)
 
 
 class Action(NamedTuple):
@@ -178,6 +208,7 @@ class Action(NamedTuple):
 
 
 END = Action(Verb.END)
+DRAW_PHASES = frozenset((Phase.DEAL, Phase.REGROUP))
 DRAW_ACTIONS = tuple(Action(Verb.DRAW, c.id) for c in DECK)
 HABITAT_ACTIONS = tuple(Action(Verb.HABITAT, h.id) for h in HABITATS)
 PLANT_ACTIONS = tuple(Action(Verb.PLANT, c.id) for c in DECK)
@@ -249,8 +280,11 @@ class MightyTreesGame:
         return core.load_json(self, text)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, MightyTreesGame) and other.num_players == self.num_players
-                and other.options == self.options)
+        return (
+            isinstance(other, MightyTreesGame)
+            and other.num_players == self.num_players
+            and other.options == self.options
+        )
 
     def __hash__(self) -> int:
         return hash((self.num_players, tuple(sorted(self.options.items()))))
@@ -289,6 +323,7 @@ class PlayerView:
     draw_size: int
     litter: tuple
     weather: tuple[tuple, ...]
+    trends: tuple
     captured: tuple[int, ...]
     winners: tuple[int, ...]
     last_event: str
@@ -301,9 +336,28 @@ class PlayerView:
 # --------------------------------------------------------------------------
 # States
 
-_FIELDS = ("game", "habitat", "habitats_used", "captured", "trend_t", "trend_w", "draw", "litter", "hands",
-           "under", "canopy_slots", "weather_items", "phase", "mover", "sols", "spent", "turn", "dealt",
-           "winner", "history", "last_event")
+_FIELDS = (
+    "game",
+    "habitat",
+    "habitats_used",
+    "captured",
+    "trends",
+    "draw",
+    "litter",
+    "hands",
+    "under",
+    "canopy_slots",
+    "weather_items",
+    "phase",
+    "mover",
+    "sols",
+    "spent",
+    "turn",
+    "dealt",
+    "winner",
+    "history",
+    "last_event",
+)
 
 
 class MightyTreesState:
@@ -315,8 +369,7 @@ class MightyTreesState:
     habitat: int  # habitat id, -1 while none is drawn
     habitats_used: int  # bitmask of habitat ids drawn so far
     captured: tuple[int, ...]  # habitats captured by each player
-    trend_t: int  # lasting temperature change from trend cards
-    trend_w: int  # lasting water change from trend cards
+    trends: tuple[int, ...]  # trend cards in play beside the habitat (their change lasts)
     draw: tuple[int, ...]  # card ids in the draw pile, ascending (a draw picks any with equal odds)
     litter: int  # bitmask of card ids in the litter pile
     hands: tuple[int, ...]  # each player's Command as a bitmask
@@ -341,7 +394,7 @@ class MightyTreesState:
         s = object.__new__(cls)
         n = game.num_players
         s.game, s.habitat, s.habitats_used, s.captured = game, -1, 0, (0,) * n
-        s.trend_t = s.trend_w = 0
+        s.trends = ()
         s.draw, s.litter, s.hands = tuple(bits(game.deck_mask)), 0, (0,) * n
         s.under = s.canopy_slots = (-1,) * (SLOTS * n)
         s.weather_items = ()
@@ -352,8 +405,13 @@ class MightyTreesState:
     def _copy(self) -> MightyTreesState:
         """A fresh copy to build the next state in (never exposed before it is finished)."""
         s = object.__new__(MightyTreesState)
-        s.game, s.habitat, s.habitats_used, s.captured = self.game, self.habitat, self.habitats_used, self.captured
-        s.trend_t, s.trend_w, s.draw, s.litter, s.hands = self.trend_t, self.trend_w, self.draw, self.litter, self.hands
+        s.game, s.habitat, s.habitats_used, s.captured = (
+            self.game,
+            self.habitat,
+            self.habitats_used,
+            self.captured,
+        )
+        s.trends, s.draw, s.litter, s.hands = self.trends, self.draw, self.litter, self.hands
         s.under, s.canopy_slots, s.weather_items = self.under, self.canopy_slots, self.weather_items
         s.phase, s.mover, s.sols, s.spent, s.turn = self.phase, self.mover, self.sols, self.spent, self.turn
         s.dealt, s.winner, s.history, s.last_event = self.dealt, self.winner, self.history, self.last_event
@@ -395,8 +453,11 @@ class MightyTreesState:
 
     def _key(self) -> tuple:
         """Everything that makes this state what it is."""
-        return (self.game.num_players, tuple(sorted(self.game.options.items())),
-                *(getattr(self, f) for f in _FIELDS[1:]))
+        return (
+            self.game.num_players,
+            tuple(sorted(self.game.options.items())),
+            *(getattr(self, f) for f in _FIELDS[1:]),
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MightyTreesState) and self._key() == other._key()
@@ -419,7 +480,10 @@ class MightyTreesState:
         if self.habitat < 0:
             return (0, 0)
         h = HABITATS[self.habitat]
-        t, w = h.temperature + self.trend_t, h.water + self.trend_w
+        t, w = h.temperature, h.water
+        for card in self.trends:
+            t += SHIFT_T[card]
+            w += SHIFT_W[card]
         for card, _owner, _rounds in self.weather_items:
             t += SHIFT_T[card]
             w += SHIFT_W[card]
@@ -437,12 +501,13 @@ class MightyTreesState:
 
     def understory(self, player: int) -> tuple[TreeCard | None, ...]:
         """``player``'s two understory slots (a tree card or None)."""
-        return tuple(DECK[c] if c >= 0 else None for c in self.under[SLOTS * player:SLOTS * player + SLOTS])
+        return tuple(DECK[c] if c >= 0 else None for c in self.under[SLOTS * player : SLOTS * player + SLOTS])
 
     def canopy(self, player: int) -> tuple[TreeCard | None, ...]:
         """``player``'s two canopy slots (a tree card or None)."""
-        return tuple(DECK[c] if c >= 0 else None
-                     for c in self.canopy_slots[SLOTS * player:SLOTS * player + SLOTS])
+        return tuple(
+            DECK[c] if c >= 0 else None for c in self.canopy_slots[SLOTS * player : SLOTS * player + SLOTS]
+        )
 
     def hand(self, player: int) -> tuple:
         """``player``'s Command (the engine knows every hand; widgets should use view_for)."""
@@ -451,7 +516,9 @@ class MightyTreesState:
     def tree_count(self, player: int) -> int:
         """Trees on ``player``'s side (understory plus canopy)."""
         lo = SLOTS * player
-        return sum(c >= 0 for c in self.under[lo:lo + SLOTS]) + sum(c >= 0 for c in self.canopy_slots[lo:lo + SLOTS])
+        return sum(c >= 0 for c in self.under[lo : lo + SLOTS]) + sum(
+            c >= 0 for c in self.canopy_slots[lo : lo + SLOTS]
+        )
 
     @property
     def draw_size(self) -> int:
@@ -469,15 +536,26 @@ class MightyTreesState:
         return tuple((DECK[c], owner, rounds) for c, owner, rounds in self.weather_items)
 
     @property
+    def trend_cards(self) -> tuple:
+        """Trend cards in play beside the habitat (each change lasts while the habitat is in play)."""
+        return tuple(DECK[c] for c in self.trends)
+
+    @property
     def lingering(self) -> tuple[tuple, ...]:
         """Lingering disasters in play: (card, owner, rounds left)."""
         return tuple(item for item in self.weather if item[0].kind is Kind.DISASTER)
 
     def cards_in_play(self) -> int:
         """Draw + litter + hands + slots + weather: always the deck size (card conservation)."""
-        return (len(self.draw) + self.litter.bit_count() + sum(h.bit_count() for h in self.hands)
-                + sum(c >= 0 for c in self.under) + sum(c >= 0 for c in self.canopy_slots)
-                + len(self.weather_items))
+        return (
+            len(self.draw)
+            + self.litter.bit_count()
+            + sum(h.bit_count() for h in self.hands)
+            + sum(c >= 0 for c in self.under)
+            + sum(c >= 0 for c in self.canopy_slots)
+            + len(self.weather_items)
+            + len(self.trends)
+        )
 
     def view_for(self, player: int) -> PlayerView:
         """What ``player`` may see: their own Command; other hands and the draw pile only as sizes."""
@@ -486,13 +564,27 @@ class MightyTreesState:
             raise ValueError(f"there is no player {player} in a {n}-player game")
         t, w = self.conditions()
         return PlayerView(
-            player=player, phase=self.phase, current_player=self.current_player, mover=self.mover,
-            turn=self.turn, habitat=self.habitat_card, temperature=t, water=w, sols=self.sols,
-            spent=self.spent, hand=self.hand(player), hand_sizes=tuple(h.bit_count() for h in self.hands),
+            player=player,
+            phase=self.phase,
+            current_player=self.current_player,
+            mover=self.mover,
+            turn=self.turn,
+            habitat=self.habitat_card,
+            temperature=t,
+            water=w,
+            sols=self.sols,
+            spent=self.spent,
+            hand=self.hand(player),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
             understory=tuple(self.understory(p) for p in range(n)),
-            canopy=tuple(self.canopy(p) for p in range(n)), draw_size=self.draw_size,
-            litter=self.litter_cards, weather=self.weather, captured=self.captured,
-            winners=self.winners(), last_event=self.last_event,
+            canopy=tuple(self.canopy(p) for p in range(n)),
+            draw_size=self.draw_size,
+            litter=self.litter_cards,
+            weather=self.weather,
+            trends=self.trend_cards,
+            captured=self.captured,
+            winners=self.winners(),
+            last_event=self.last_event,
         )
 
     # ----------------------------------------------------------------- costs and checks
@@ -516,7 +608,11 @@ class MightyTreesState:
         """Sols to unleash this disaster here (fire season takes 1 off fire, never below 1)."""
         d = DECK[card]
         cost = d.cost
-        if d.element is Element.FIRE and self.habitat >= 0 and HABITATS[self.habitat].power is Power.FIRE_SEASON:
+        if (
+            d.element is Element.FIRE
+            and self.habitat >= 0
+            and HABITATS[self.habitat].power is Power.FIRE_SEASON
+        ):
             cost = max(1, cost - POWER_DISCOUNT)
         return cost
 
@@ -543,7 +639,12 @@ class MightyTreesState:
 
     def why_not(self, action: object) -> str | None:
         """None if ``action`` is legal now, else the reason, naming the rulebook rule."""
-        if not isinstance(action, Action) or not isinstance(action.verb, Verb):
+        if (
+            not isinstance(action, Action)
+            or not isinstance(action.verb, Verb)
+            or not all(type(v) is int for v in (action.card, action.player, action.slot))
+            or not isinstance(action.place, str)
+        ):
             return f"{action!r} is not a Mighty Trees action (use parse_action on notation)"
         phase = self.phase
         if phase is Phase.GAME_OVER:
@@ -551,18 +652,20 @@ class MightyTreesState:
         if phase is not Phase.BATTLE:
             return self._why_not_chance(action)
         if action.verb in (Verb.HABITAT, Verb.DRAW, Verb.FIRST):
-            return f"{action.verb.value} is a chance outcome, but it is {player_name(self.mover)}'s Battle Phase"
+            return (
+                f"{action.verb.value} is a chance outcome, but it is {player_name(self.mover)}'s Battle Phase"
+            )
         return self._why_not_battle(action)
 
     def _why_not_chance(self, action: Action) -> str | None:
         """Why a chance outcome is not possible now (None if it is)."""
         phase = self.phase
-        expected = {Phase.HABITAT: Verb.HABITAT, Phase.DEAL: Verb.DRAW, Phase.REGROUP: Verb.DRAW,
-                    Phase.FIRST_PLAYER: Verb.FIRST}[phase]
-        section = {Phase.HABITAT: "Game Layout", Phase.DEAL: "Player Commands",
-                   Phase.REGROUP: "Regroup Phase", Phase.FIRST_PLAYER: "Game Turn"}[phase]
+        expected, section = CHANCE_VERBS[phase]
         if action.verb is not expected:
-            return f"{section}: this is a chance node ({phase.value}); only a '{expected.value}' outcome can happen"
+            return (
+                f"{section}: this is a chance node ({phase.value}); "
+                f"only a '{expected.value}' outcome can happen"
+            )
         if expected is Verb.HABITAT:
             if not (0 <= action.card < len(HABITATS)) or action != HABITAT_ACTIONS[action.card]:
                 return "Game Layout: no such habitat card"
@@ -570,7 +673,10 @@ class MightyTreesState:
                 return f"Game Layout: {HABITATS[action.card].name} has already been played"
             return None
         if expected is Verb.FIRST:
-            if action != Action(Verb.FIRST, player=action.player) or not 0 <= action.player < self.num_players:
+            if (
+                action != Action(Verb.FIRST, player=action.player)
+                or not 0 <= action.player < self.num_players
+            ):
                 return f"Game Turn: the first player must be one of P1-P{self.num_players}"
             return None
         if not (0 <= action.card < len(DECK)) or action != DRAW_ACTIONS[action.card]:
@@ -597,8 +703,12 @@ class MightyTreesState:
         name = DECK[card].name
         if not self._in_hand(card):
             return f"Player Commands: {name} is not in your Command"
-        want = {Verb.PLANT: Kind.TREE, Verb.CLOUD: Kind.CLOUD, Verb.TREND: Kind.TREND,
-                Verb.DISASTER: Kind.DISASTER}[verb]
+        want = {
+            Verb.PLANT: Kind.TREE,
+            Verb.CLOUD: Kind.CLOUD,
+            Verb.TREND: Kind.TREND,
+            Verb.DISASTER: Kind.DISASTER,
+        }[verb]
         if DECK[card].kind is not want:
             return f"Battle Phase: {name} is a {DECK[card].kind.value} card, not a {want.value} card"
         if verb is Verb.PLANT:
@@ -612,23 +722,29 @@ class MightyTreesState:
     def _why_not_afford(self, cost: int, what: str) -> str | None:
         """Why a cost cannot be paid from the Sols left (None if it can)."""
         if cost > self.sols:
-            return (f"Sol Laws (Party Game): {what} costs {cost} Sol{'s' if cost != 1 else ''}, "
-                    f"but you have {self.sols} left")
+            return (
+                f"Sol Laws (Party Game): {what} costs {cost} Sol{'s' if cost != 1 else ''}, "
+                f"but you have {self.sols} left"
+            )
         return None
 
     def _why_not_plant(self, action: Action) -> str | None:
         """Why this planting (and attack) is not allowed (None if it is)."""
         tree: TreeCard = DECK[action.card]
         lo = SLOTS * self.mover
-        if -1 not in self.under[lo:lo + SLOTS]:
+        if -1 not in self.under[lo : lo + SLOTS]:
             return "Battle Phase, Plant Trees: both your understory slots are full"
         t, w = self.conditions()
         if not tree.temp_min <= t <= tree.temp_max:
-            return (f"Battle Phase, Plant Trees: the habitat's temperature {t} is outside {tree.name}'s "
-                    f"temperature range {tree.temp_min}-{tree.temp_max}")
+            return (
+                f"Battle Phase, Plant Trees: the habitat's temperature {t} is outside {tree.name}'s "
+                f"temperature range {tree.temp_min}-{tree.temp_max}"
+            )
         if not tree.water_min <= w <= tree.water_max:
-            return (f"Battle Phase, Plant Trees: the habitat's water {w} is outside {tree.name}'s "
-                    f"water range {tree.water_min}-{tree.water_max}")
+            return (
+                f"Battle Phase, Plant Trees: the habitat's water {w} is outside {tree.name}'s "
+                f"water range {tree.water_min}-{tree.water_max}"
+            )
         if action.player != -1 or action.place or action.slot != -1:
             reason = self._why_not_attack(action)
             if reason:
@@ -649,8 +765,10 @@ class MightyTreesState:
         if not 0 <= action.slot < SLOTS:
             return f"Initiate Tree Combat: understory slots are 1-{SLOTS}"
         if self.tree_count(target) < 2:
-            return (f"Initiate Tree Combat, rule 3: {player_name(target)} has {self.tree_count(target)} "
-                    "tree(s); only a player with at least 2 trees can be attacked")
+            return (
+                f"Initiate Tree Combat, rule 3: {player_name(target)} has {self.tree_count(target)} "
+                "tree(s); only a player with at least 2 trees can be attacked"
+            )
         if self.under[SLOTS * target + action.slot] < 0:
             return f"Initiate Tree Combat: {player_name(target)}'s understory slot {action.slot + 1} is empty"
         return None
@@ -666,8 +784,11 @@ class MightyTreesState:
         if card < 0:
             return f"Battle Phase, Grow Trees: your understory slot {action.slot + 1} is empty"
         if not DECK[card].can_grow:
-            return f"Battle Phase, Grow Trees: {DECK[card].name} has no growth cost, so it cannot reach the canopy"
-        if -1 not in self.canopy_slots[lo:lo + SLOTS]:
+            return (
+                f"Battle Phase, Grow Trees: {DECK[card].name} has no growth cost, "
+                "so it cannot reach the canopy"
+            )
+        if -1 not in self.canopy_slots[lo : lo + SLOTS]:
             return "Battle Phase, Grow Trees: both your canopy slots are full"
         return self._why_not_afford(self.grow_cost(card), f"growing {DECK[card].name}")
 
@@ -698,15 +819,21 @@ class MightyTreesState:
         d: DisasterCard = DECK[action.card]
         h = HABITATS[self.habitat]
         if d.needs_power is not None and h.power is not d.needs_power:
-            return (f"Battle Phase, Unleash a Disaster: {d.name} needs a habitat with the "
-                    f"{d.needs_power.value.replace('_', ' ')} power; {h.name} has {h.power.value.replace('_', ' ')}")
+            return (
+                f"Battle Phase, Unleash a Disaster: {d.name} needs a habitat with the "
+                f"{d.needs_power.value.replace('_', ' ')} power; "
+                f"{h.name} has {h.power.value.replace('_', ' ')}"
+            )
         if action.place or action.slot != -1:
             return "'disaster' takes a card and, if needed, 'at P<n>'"
         needs_side = d.sides is Sides.ONE or self.game.two_sided
         n = self.num_players
         if needs_side:
-            rule = ("Game Variations (two-sided disasters)" if d.sides is Sides.ALL
-                    else f"Battle Phase, Unleash a Disaster: {d.name} strikes one player's side")
+            rule = (
+                "Game Variations (two-sided disasters)"
+                if d.sides is Sides.ALL
+                else f"Battle Phase, Unleash a Disaster: {d.name} strikes one player's side"
+            )
             if action.player == -1:
                 return f"{rule}: choose another player's side with 'at P<n>'"
             if not 0 <= action.player < n:
@@ -742,43 +869,46 @@ class MightyTreesState:
     def _paid_candidates(self) -> list[Action]:
         """The Sol-spending actions allowed now (the same checks as why_not, written for speed)."""
         out: list[Action] = []
-        me, n, sols = self.mover, self.game.num_players, self.sols
+        sols = self.sols
         if sols <= 0:
             return out
+        me, n = self.mover, self.game.num_players
         lo = SLOTS * me
         under, canopy = self.under, self.canopy_slots
-        room = -1 in under[lo:lo + SLOTS]
+        room = under[lo] < 0 or under[lo + 1] < 0
         t, w = self.conditions()
-        habitat = HABITATS[self.habitat]
+        power = HABITATS[self.habitat].power
         targets = None
-        two_sided = self.game.two_sided
-        for card in bits(self.hands[me]):
-            c = DECK[card]
-            kind = c.kind
-            if kind is Kind.TREE:
-                if room and c.plant <= sols and c.fits(t, w):
+        hand = self.hands[me]
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            card = low.bit_length() - 1
+            kind = KIND[card]
+            if kind == 0:  # a tree
+                if room and PLANT_COST[card] <= sols and FITS[card][t][w]:
                     out.append(PLANT_ACTIONS[card])
                     if targets is None:
-                        targets = [(p, i - SLOTS * p) for p in range(n) if p != me and self.tree_count(p) >= 2
-                                   for i in range(SLOTS * p, SLOTS * p + SLOTS) if under[i] >= 0]
+                        targets = self._attack_targets()
                     out.extend(Action(Verb.PLANT, card, p, "understory", i) for p, i in targets)
-            elif kind is Kind.DISASTER:
-                if self.disaster_cost(card) <= sols and (c.needs_power is None or c.needs_power is habitat.power):
-                    if c.sides is Sides.ONE or two_sided:
+            elif kind == 3:  # a disaster
+                needs = NEEDS_POWER[card]
+                if (needs is None or needs is power) and self.disaster_cost(card) <= sols:
+                    if ONE_SIDE[card] or self.game.two_sided:
                         out.extend(Action(Verb.DISASTER, card, p) for p in range(n) if p != me)
                     else:
                         out.append(DISASTER_ACTIONS[card])
-            elif kind is Kind.CLOUD:
+            elif kind == 1:
                 if CLOUD_COST <= sols:
                     out.append(CLOUD_ACTIONS[card])
             elif TREND_COST <= sols:
                 out.append(TREND_ACTIONS[card])
             if DISCARD_COST <= sols:
                 out.append(DISCARD_HAND_ACTIONS[card])
-        if -1 in canopy[lo:lo + SLOTS]:
+        if canopy[lo] < 0 or canopy[lo + 1] < 0:
             for i in range(SLOTS):
                 card = under[lo + i]
-                if card >= 0 and DECK[card].grow is not None and self.grow_cost(card) <= sols:
+                if card >= 0 and GROW_COST[card] is not None and self.grow_cost(card) <= sols:
                     out.append(GROW_ACTIONS[i])
         if DISCARD_COST <= sols:
             for i in range(SLOTS):
@@ -787,6 +917,20 @@ class MightyTreesState:
             for i in range(SLOTS):
                 if canopy[lo + i] >= 0:
                     out.append(DISCARD_CANOPY_ACTIONS[i])
+        return out
+
+    def _attack_targets(self) -> list[tuple[int, int]]:
+        """(player, understory slot) pairs the mover's newly planted tree may attack."""
+        me, under, canopy = self.mover, self.under, self.canopy_slots
+        out = []
+        for p in range(self.game.num_players):
+            if p == me:
+                continue
+            lo = SLOTS * p
+            slots = under[lo : lo + SLOTS]
+            trees = (slots[0] >= 0) + (slots[1] >= 0) + (canopy[lo] >= 0) + (canopy[lo + 1] >= 0)
+            if trees >= 2:
+                out.extend((p, i) for i in range(SLOTS) if slots[i] >= 0)
         return out
 
     def legal_actions(self) -> list[Action]:
@@ -819,10 +963,17 @@ class MightyTreesState:
 
     # ----------------------------------------------------------------- applying
 
+    def _is_known_legal(self, action: object) -> bool:
+        """A quick yes for a listed legal action or a plain draw of a card in the pile (else: check fully)."""
+        if action.__class__ is not Action:
+            return False
+        if action.verb is Verb.DRAW and self.phase in DRAW_PHASES:
+            return action.card in self.draw and action == DRAW_ACTIONS[action.card]
+        return self._legal is not None and action in self._legal
+
     def apply(self, action: Action) -> MightyTreesState:
         """The next state; IllegalAction naming the rule if ``action`` is not allowed (self unchanged)."""
-        legal = self._legal
-        if legal is None or action not in legal:  # a listed legal action needs no second check
+        if not self._is_known_legal(action):
             reason = self.why_not(action)
             if reason is not None:
                 raise IllegalAction(reason)
@@ -837,7 +988,9 @@ class MightyTreesState:
             s.last_event = f"{player_name(action.player)} is chosen to play first."
             s._start_turn(action.player)
         elif verb is Verb.END:
-            s.last_event = f"{player_name(s.mover)} ends the Battle Phase with {s.sols} Sol(s) unspent (lost)."
+            s.last_event = (
+                f"{player_name(s.mover)} ends the Battle Phase with {s.sols} Sol(s) unspent (lost)."
+            )
             s._regroup()
         else:
             s._do_battle(action)
@@ -857,7 +1010,7 @@ class MightyTreesState:
         """Move a drawn card into the receiving player's Command."""
         pile = self.draw
         i = pile.index(card)
-        self.draw = pile[:i] + pile[i + 1:]
+        self.draw = pile[:i] + pile[i + 1 :]
         if self.phase is Phase.DEAL:
             receiver = self.dealt % self.game.num_players
             self.dealt += 1
@@ -874,15 +1027,13 @@ class MightyTreesState:
 
     def _give(self, player: int, card: int) -> None:
         """Add a card to a player's Command."""
-        hands = list(self.hands)
-        hands[player] |= 1 << card
-        self.hands = tuple(hands)
+        hands = self.hands
+        self.hands = hands[:player] + (hands[player] | 1 << card,) + hands[player + 1 :]
 
     def _take(self, player: int, card: int) -> None:
         """Remove a card from a player's Command."""
-        hands = list(self.hands)
-        hands[player] &= ~(1 << card)
-        self.hands = tuple(hands)
+        hands = self.hands
+        self.hands = hands[:player] + (hands[player] & ~(1 << card),) + hands[player + 1 :]
 
     def _regroup(self) -> None:
         """Regroup Phase: draw until 3 cards are in the Command, then the next player's turn."""
@@ -896,7 +1047,7 @@ class MightyTreesState:
         self.sols = 0
 
     def _start_turn(self, player: int) -> None:
-        """Mobilization Phase: the player's weather ages, then they get 3 Sols (or max_turns ends the game)."""
+        """Mobilization Phase: the player's weather ages, then 3 Sols (or max_turns ends the game)."""
         self.mover = player
         self.turn += 1
         if self.turn > self.game.max_turns:
@@ -935,7 +1086,9 @@ class MightyTreesState:
             under = list(self.under)
             slot = under.index(-1, SLOTS * me, SLOTS * me + SLOTS)
             under[slot] = action.card
-            self.last_event = f"{who} plants {DECK[action.card].name} in understory slot {slot - SLOTS * me + 1}."
+            self.last_event = (
+                f"{who} plants {DECK[action.card].name} in understory slot {slot - SLOTS * me + 1}."
+            )
             if action.player >= 0:
                 self.last_event += " " + self._combat(under, slot, SLOTS * action.player + action.slot)
             self.under = tuple(under)
@@ -991,7 +1144,7 @@ class MightyTreesState:
         canopy[target] = card
         self.under, self.canopy_slots = tuple(under), tuple(canopy)
         self.last_event = f"{player_name(me)} grows {DECK[card].name} into canopy slot {target - lo + 1}."
-        if -1 not in canopy[lo:lo + SLOTS]:
+        if -1 not in canopy[lo : lo + SLOTS]:
             self._capture()
 
     def _capture(self) -> None:
@@ -1000,7 +1153,9 @@ class MightyTreesState:
         captured = list(self.captured)
         captured[me] += 1
         self.captured = tuple(captured)
-        self.last_event += f" {player_name(me)} has 2 canopy trees and captures {HABITATS[self.habitat].name}!"
+        self.last_event += (
+            f" {player_name(me)} has 2 canopy trees and captures {HABITATS[self.habitat].name}!"
+        )
         if captured[me] >= self.game.habitats_to_win or self.habitats_used.bit_count() == len(HABITATS):
             if captured[me] >= self.game.habitats_to_win:
                 self.winner = me
@@ -1013,10 +1168,12 @@ class MightyTreesState:
                 litter |= 1 << c
         for card, _owner, _rounds in self.weather_items:
             litter |= 1 << card
+        for card in self.trends:
+            litter |= 1 << card
         self.litter = litter
         self.under = self.canopy_slots = (-1,) * len(self.under)
         self.weather_items = ()
-        self.trend_t = self.trend_w = 0
+        self.trends = ()
         self.habitat = -1
         self.phase, self.sols = Phase.HABITAT, 0
         self.last_event += " The habitat is cleared and a new one is drawn."
@@ -1026,7 +1183,9 @@ class MightyTreesState:
         t, w = self.conditions()
         dead = []
         for name in ("under", "canopy_slots"):
-            if (name == "under" and targets is Targets.CANOPY) or (name != "under" and targets is Targets.UNDERSTORY):
+            if (name == "under" and targets is Targets.CANOPY) or (
+                name != "under" and targets is Targets.UNDERSTORY
+            ):
                 continue
             slots = list(getattr(self, name))
             for p in sides:
@@ -1039,14 +1198,12 @@ class MightyTreesState:
     def _trend(self, card: int) -> None:
         """A trend card: a lasting change; trees whose ranges no longer fit die."""
         trend: TrendCard = DECK[card]
-        if trend.affects is Element.TEMPERATURE:
-            self.trend_t += trend.change
-        else:
-            self.trend_w += trend.change
-        self.litter |= 1 << card
+        self.trends += (card,)
         dead = self._kill_unfit(list(range(self.game.num_players)), Targets.ALL)
-        self.last_event = (f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
-                           f"{trend.change:+d} for good. " + _deaths(dead))
+        self.last_event = (
+            f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
+            f"{trend.change:+d} for good. " + _deaths(dead)
+        )
 
     def _disaster_sides(self, d: DisasterCard, chosen: int) -> list[int]:
         """The sides a disaster strikes: one chosen side, everyone's, or (variation) the caster's and one."""
@@ -1068,7 +1225,9 @@ class MightyTreesState:
             if not lingers:  # it passes at once
                 self.weather_items = self.weather_items[:-1]
                 self.litter |= 1 << card
-            how = f"{d.element.value} {d.strength:+d}" + (f", lingering {d.linger} round(s)" if lingers else "")
+            how = f"{d.element.value} {d.strength:+d}" + (
+                f", lingering {d.linger} round(s)" if lingers else ""
+            )
         else:
             h = HABITATS[self.habitat]
             force = d.strength + (h.fire_mod if d.element is Element.FIRE else h.wind_mod)
@@ -1081,7 +1240,9 @@ class MightyTreesState:
         """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; their names."""
         dead = []
         for name in ("under", "canopy_slots"):
-            if (name == "under" and targets is Targets.CANOPY) or (name != "under" and targets is Targets.UNDERSTORY):
+            if (name == "under" and targets is Targets.CANOPY) or (
+                name != "under" and targets is Targets.UNDERSTORY
+            ):
                 continue
             slots = list(getattr(self, name))
             for p in sides:
@@ -1116,15 +1277,19 @@ def _deaths(dead: list[str]) -> str:
     """'X and Y die.' or 'No tree dies.'"""
     if not dead:
         return "No tree dies."
-    return f"{', '.join(dead)} {'dies' if len(dead) == 1 else 'die'} and go{'es' if len(dead) == 1 else ''} to the litter."
+    if len(dead) == 1:
+        return f"{dead[0]} dies and goes to the litter."
+    return f"{', '.join(dead)} die and go to the litter."
 
 
 _PLANT = re.compile(r"plant (.+?)(?: attack p(\d+) (understory|canopy) (\d+))?", re.IGNORECASE)
 _DISASTER = re.compile(r"disaster (.+?)(?: at p(\d+))?", re.IGNORECASE)
 _SLOT = re.compile(r"(understory|canopy) (\d+)", re.IGNORECASE)
-USAGE = ("actions read: 'plant <tree>' [attack P<n> understory <1-2>], 'grow <1-2>', 'discard <card>', "
-         "'discard understory|canopy <1-2>', 'cloud <card>', 'trend <card>', 'disaster <card>' [at P<n>], "
-         "'end', and chance outcomes 'habitat <name>', 'draw <card>', 'first P<n>'")
+USAGE = (
+    "actions read: 'plant <tree>' [attack P<n> understory <1-2>], 'grow <1-2>', 'discard <card>', "
+    "'discard understory|canopy <1-2>', 'cloud <card>', 'trend <card>', 'disaster <card>' [at P<n>], "
+    "'end', and chance outcomes 'habitat <name>', 'draw <card>', 'first P<n>'"
+)
 
 
 def _card(name: str, text: str) -> int:
@@ -1171,7 +1336,9 @@ def parse_action(text: str) -> Action:
         card = _card(m.group(1), text)
         if m.group(2) is None:
             return Action(Verb.PLANT, card)
-        return Action(Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text))
+        return Action(
+            Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text)
+        )
     if verb == "discard":
         m = _SLOT.fullmatch(rest)
         if m:

@@ -59,15 +59,24 @@ def describe(state: MightyTreesState, action: Action) -> str:
         if action.player >= 0 and not reason:
             defender = state.under[SLOTS * action.player + action.slot]
             sun, shade = state.strength(action.card, "sun"), state.strength(defender, "shade")
-            outcome = ("it would win" if sun > shade else "it would lose and die" if sun < shade
-                       else "a tie: both stand")
-            text += (f", attacking {player_name(action.player)}'s {DECK[defender].name} "
-                     f"(sun {sun} against shade {shade}: {outcome})")
+            outcome = (
+                "it would win"
+                if sun > shade
+                else "it would lose and die"
+                if sun < shade
+                else "a tie: both stand"
+            )
+            text += (
+                f", attacking {player_name(action.player)}'s {DECK[defender].name} "
+                f"(sun {sun} against shade {shade}: {outcome})"
+            )
         text += "."
     elif verb is Verb.CLOUD:
         c = DECK[action.card]
-        text = (f"Place the cloud {c.name}: {c.affects.value} {c.change:+d} until the start of your next "
-                f"turn{cost}.")
+        text = (
+            f"Place the cloud {c.name}: {c.affects.value} {c.change:+d} until the start of your next "
+            f"turn{cost}."
+        )
     elif verb is Verb.TREND:
         c = DECK[action.card]
         text = f"Play {c.name}: {c.affects.value} {c.change:+d} for good; unfit trees die{cost}."
@@ -89,29 +98,44 @@ def explain(state: MightyTreesState) -> str:
     if phase is Phase.HABITAT:
         left = len(HABITATS) - state.habitats_used.bit_count()
         if state.turn == 0:
-            return (f"Game Layout: one habitat card is drawn at random (from {left}); all {n} players "
-                    "compete in that same habitat, each with 2 understory and 2 canopy slots.")
-        return (f"Game Variations (capture 2 habitats): the captured habitat was cleared; a new one is "
-                f"drawn from the {left} not yet played, then {player_name(state.mover)} Regroups.")
+            return (
+                f"Game Layout: one habitat card is drawn at random (from {left}); all {n} players "
+                "compete in that same habitat, each with 2 understory and 2 canopy slots."
+            )
+        return (
+            f"Game Variations (capture 2 habitats): the captured habitat was cleared; a new one is "
+            f"drawn from the {left} not yet played, then {player_name(state.mover)} Regroups."
+        )
     if phase is Phase.DEAL:
         receiver = state.dealt % n
-        return (f"Player Commands: each player draws {COMMAND_SIZE} cards to form a Command; "
-                f"card {state.dealt + 1} of {COMMAND_SIZE * n} goes to {player_name(receiver)}. "
-                f"Every card left in the draw pile ({state.draw_size}) is equally likely.")
+        return (
+            f"Player Commands: each player draws {COMMAND_SIZE} cards to form a Command; "
+            f"card {state.dealt + 1} of {COMMAND_SIZE * n} goes to {player_name(receiver)}. "
+            f"Every card left in the draw pile ({state.draw_size}) is equally likely."
+        )
     if phase is Phase.FIRST_PLAYER:
-        return f"Game Turn: the 1st player is selected at random among the {n} players; then turns go P1, P2, ..."
+        return (
+            f"Game Turn: the 1st player is selected at random among the {n} players; "
+            "then turns go round in order P1, P2, ..."
+        )
     if phase is Phase.REGROUP:
         have = state.hands[state.mover].bit_count()
-        return (f"Regroup Phase: {player_name(state.mover)} has {have} card(s) and draws until "
-                f"{COMMAND_SIZE} are in the Command ({state.draw_size} in the draw pile, each equally likely); "
-                "drawing ends the turn.")
+        return (
+            f"Regroup Phase: {player_name(state.mover)} has {have} card(s) and draws until "
+            f"{COMMAND_SIZE} are in the Command ({state.draw_size} in the draw pile, each equally likely); "
+            "drawing ends the turn."
+        )
     if phase is Phase.GAME_OVER:
         if state.winner >= 0:
             need = state.game.habitats_to_win
-            return (f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
-                    "(2 canopy trees: Capturing a Habitat) and wins the game.")
-        return (f"The game is over without a winner: nobody captured a habitat within max_turns = "
-                f"{state.game.max_turns} turns (our interpretation; the rulebook sets no limit).")
+            return (
+                f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
+                "(2 canopy trees: Capturing a Habitat) and wins the game."
+            )
+        return (
+            f"The game is over without a winner: nobody captured a habitat within max_turns = "
+            f"{state.game.max_turns} turns (our interpretation; the rulebook sets no limit)."
+        )
     return _explain_battle(state)
 
 
@@ -128,6 +152,11 @@ def _explain_battle(state: MightyTreesState) -> str:
         f"preferred {', '.join(h.preferred)} (+2 strengths); fire {h.fire_mod:+d}, wind {h.wind_mod:+d}; "
         f"{POWER_TEXT[h.power]}.",
     ]
+    in_play = [c.name for c in state.trend_cards] + [
+        f"{c.name} ({r} round(s) left)" for c, _, r in state.weather
+    ]
+    if in_play:
+        lines.append("In play (Place a Weather Card / Unleash a Disaster): " + ", ".join(in_play) + ".")
     for card in state.hand(me):
         lines.append(_explain_card(state, card.id))
     lo = SLOTS * me
@@ -136,20 +165,35 @@ def _explain_battle(state: MightyTreesState) -> str:
         if card >= 0:
             grow = Action(Verb.GROW, slot=s)
             reason = state.why_not(grow)
-            lines.append(f"- Understory {s + 1}, {DECK[card].name}: "
-                         + (f"'{grow}' costs {sols(state.cost_of(grow))} (Grow Trees)" if reason is None
-                            else f"cannot grow: {reason}")
-                         + f"; removing it costs {sols(DISCARD_COST)}.")
+            lines.append(
+                f"- Understory {s + 1}, {DECK[card].name}: "
+                + (
+                    f"'{grow}' costs {sols(state.cost_of(grow))} (Grow Trees)"
+                    if reason is None
+                    else f"cannot grow: {reason}"
+                )
+                + f"; removing it costs {sols(DISCARD_COST)}."
+            )
         if state.canopy_slots[lo + s] >= 0:
-            lines.append(f"- Canopy {s + 1}, {DECK[state.canopy_slots[lo + s]].name}: removing it costs "
-                         f"{sols(DISCARD_COST)}.")
+            lines.append(
+                f"- Canopy {s + 1}, {DECK[state.canopy_slots[lo + s]].name}: removing it costs "
+                f"{sols(DISCARD_COST)}."
+            )
     end_reason = state.why_not(Action(Verb.END))
-    lines.append("- 'end': " + ("allowed; Regroup Phase follows (draw up to 3 cards)." if end_reason is None
-                                else f"not yet: {end_reason}."))
+    lines.append(
+        "- 'end': "
+        + (
+            "allowed; Regroup Phase follows (draw up to 3 cards)."
+            if end_reason is None
+            else f"not yet: {end_reason}."
+        )
+    )
     targets = [player_name(p) for p in range(state.num_players) if p != me and state.tree_count(p) >= 2]
-    lines.append("Initiate Tree Combat: only a tree being planted may attack, only an understory tree of a "
-                 "player with at least 2 trees; sun against shade, higher wins, a tie leaves both. "
-                 + (f"Attackable now: {', '.join(targets)}." if targets else "Nobody can be attacked now."))
+    lines.append(
+        "Initiate Tree Combat: only a tree being planted may attack, only an understory tree of a "
+        "player with at least 2 trees; sun against shade, higher wins, a tie leaves both. "
+        + (f"Attackable now: {', '.join(targets)}." if targets else "Nobody can be attacked now.")
+    )
     return "\n".join(lines)
 
 
@@ -158,7 +202,9 @@ def _explain_card(state: MightyTreesState, card: int) -> str:
     c = DECK[card]
     if c.kind is Kind.TREE:
         action = Action(Verb.PLANT, card)
-        label = f"{c.name} ({c.common}; temperature {c.temp_min}-{c.temp_max}, water {c.water_min}-{c.water_max})"
+        label = (
+            f"{c.name} ({c.common}; temperature {c.temp_min}-{c.temp_max}, water {c.water_min}-{c.water_max})"
+        )
     elif c.kind is Kind.DISASTER:
         needs_side = c.sides is Sides.ONE or state.game.two_sided
         other = next((p for p in range(state.num_players) if p != state.mover), -1)

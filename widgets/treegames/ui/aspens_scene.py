@@ -9,9 +9,11 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 from ..aspens.board import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
 from . import palette
-from .scene import Polygons, Scene, Segments, Texts, as_points, colours
+from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
 
 TILE_ORDER = ("centre", "E", "NE", "NW", "W", "SW", "SE")
 
@@ -156,3 +158,132 @@ def describe_hex(board: Board, cell: Hex) -> str:
                      for d in DIRECTIONS if (n := board.neighbor(cell, d)) is not None)
     return (f"<b>{cell_name(cell)}</b>: {kind} on the <b>{board.tile_of(cell)}</b> tile; axial (q={cell.q}, "
             f"r={cell.r}), {distance(cell)} steps from the centre.<br>Neighbours: {near}.")
+
+
+# --------------------------------------------------------------------------
+# A game in progress: owners, stacks, legal targets, wind, last move, cascades
+
+PLAYER_COLOURS = (palette.ORANGE, palette.BLUE)
+"""Aspen orange, Pine blue: the Okabe-Ito pair that stays apart under colour blindness."""
+PLAYER_TINTS = ("#F8DFA6", "#A9CDE6")
+"""Light tints of the player colours for the hexes they own."""
+TOKEN_INK = (palette.BLACK, "#FFFFFF")
+"""Stack-number colour on each player's token, for contrast."""
+TOKEN_SHAPES = ("circle", "triangle")
+"""Aspen's round leaf, Pine's triangle: a shape cue besides the colour."""
+
+
+@cache
+def corner_table(board: Board, geo: HexGeometry) -> tuple[dict[Hex, int], np.ndarray, np.ndarray]:
+    """Index of each hex, its six corners and its centre in canvas pixels (computed once per setup)."""
+    index = {cell: i for i, cell in enumerate(board.cells)}
+    corners = as_points([geo.corners(c) for c in board.cells])
+    centres = np.array([geo.center(c) for c in board.cells], dtype=np.float64)
+    return index, corners, centres
+
+
+def shrunk(board: Board, geo: HexGeometry, cells, factor: float) -> np.ndarray:
+    """The corners of ``cells`` shrunk towards their centres (for marks inside hexes)."""
+    index, corners, centres = corner_table(board, geo)
+    rows = [index[c] for c in cells]
+    if not rows:
+        return as_points([])
+    c = centres[rows][:, None, :]
+    return c + (corners[rows] - c) * factor
+
+
+def token_triangles(centres: np.ndarray, radius: float) -> np.ndarray:
+    """Upward triangles (pine trees) centred on each point."""
+    offsets = np.array([(0.0, -1.05), (0.95, 0.7), (-0.95, 0.7)]) * radius
+    return centres[:, None, :] + offsets[None, :, :]
+
+
+def arrow_polygon(x: float, y: float, angle: float, length: float, width: float) -> list[tuple[float, float]]:
+    """A seven-point arrow starting at (x, y) and pointing at ``angle`` radians (screen coordinates)."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    px, py = -uy, ux
+    head = length * 0.45
+    shaft = width * 0.35
+    pts = [(0, -shaft), (length - head, -shaft), (length - head, -width), (length, 0),
+           (length - head, width), (length - head, shaft), (0, shaft)]
+    return [(x + a * ux + b * px, y + a * uy + b * py) for a, b in pts]
+
+
+def direction_angle(direction) -> float:
+    """Screen angle (radians, y down) of a hex direction."""
+    x, y = hex_center(direction.delta, 1.0)
+    return math.atan2(y, x)
+
+
+def wind_arrows(state, geo: HexGeometry) -> list:
+    """Arrows at the compass points for the three valid Wind directions (the rolled one bold)."""
+    winds = state.valid_winds()
+    if not winds:
+        return []
+    arrows, colours_ = [], []
+    for d in winds:
+        x, y = geo.center(Hex(d.delta[0] * (RADIUS + 1), d.delta[1] * (RADIUS + 1)))
+        angle = direction_angle(d)
+        back = 26.0
+        start = (x - back * math.cos(angle) - 6 * math.sin(angle), y - back * math.sin(angle))
+        arrows.append(arrow_polygon(start[0], start[1], angle, 22.0, 7.0 if d is state.wind else 5.0))
+        colours_.append(palette.VERMILLION if d is state.wind else palette.REDDISH_PURPLE)
+    return [Polygons(as_points(arrows), colours(colours_), stroke=palette.INK, line_width=0.8)]
+
+
+def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
+    """The board of a game in progress: who owns what and how high, where the mover may plant, the Wind."""
+    board = state.board
+    scene = Scene(geo.width, geo.height, background=palette.BACKGROUND)
+    for op in static_layers(board, geo):
+        scene.add(op)
+    index, _corners, centres = corner_table(board, geo)
+    owned = [[], []]
+    for cell in board.playable:
+        who = state.owner(cell)
+        if who is not None:
+            owned[who].append(cell)
+    for player in (0, 1):
+        cells = owned[player]
+        scene.add(Polygons(shrunk(board, geo, cells, 0.97), colours([PLAYER_TINTS[player]] * len(cells)),
+                           tags=tuple(cells)))
+    if show_targets:
+        targets = state.legal_targets()
+        plant_here = sorted(targets["seed"] | targets["grow-out"])
+        scene.add(Polygons(shrunk(board, geo, plant_here, 0.78), colours([palette.HIGHLIGHT] * len(plant_here)),
+                           stroke=palette.INK, line_width=1.0, tags=tuple(plant_here)))
+        up_here = sorted(targets["grow-up"])
+        scene.add(Polygons(shrunk(board, geo, up_here, 0.93), None, stroke="#C9B800", line_width=4.0,
+                           tags=tuple(up_here)))
+    radius = geo.size * 0.52
+    for player in (0, 1):
+        cells = owned[player]
+        if not cells:
+            continue
+        points = centres[[index[c] for c in cells]]
+        if TOKEN_SHAPES[player] == "circle":
+            scene.add(Circles(points, np.full(len(cells), radius), colours([PLAYER_COLOURS[player]] * len(cells)),
+                              stroke=palette.INK, line_width=0.8))
+        else:
+            scene.add(Polygons(token_triangles(points, radius * 1.15),
+                               colours([PLAYER_COLOURS[player]] * len(cells)), stroke=palette.INK,
+                               line_width=0.8, tags=tuple(cells)))
+        dy = 0.0 if player == 0 else radius * 0.22
+        scene.add(Texts([(x, y + dy, str(state.height(c))) for (x, y), c in zip(points, cells, strict=True)],
+                        font="bold 11px sans-serif", colour=TOKEN_INK[player]))
+    cascade = sorted(state.last_cascade)
+    scene.add(Polygons(shrunk(board, geo, cascade, 0.86), None, stroke=palette.REDDISH_PURPLE, line_width=2.0,
+                       tags=tuple(cascade)))
+    last = last_cell(state)
+    if last is not None:
+        scene.add(Polygons(shrunk(board, geo, [last], 0.98), None, stroke=palette.VERMILLION, line_width=3.5,
+                           tags=(last,)))
+    for op in wind_arrows(state, geo):
+        scene.add(op)
+    return scene
+
+
+def last_cell(state) -> Hex | None:
+    """The hex the last action placed a tree on, if it placed one."""
+    action = state.last_action
+    return getattr(action, "cell", None)

@@ -84,12 +84,13 @@ _DRAW: dict[type, Callable] = {
 class SceneCanvas:
     """A canvas bound to a scene-making function: redrawn on demand and for every connecting page."""
 
-    def __init__(self, width: int, height: int, make_scene: Callable[[], Scene]):
+    def __init__(self, width: int, height: int, make_scene: Callable[[], Scene], draw_now: bool = True):
         self.canvas = make_canvas(width, height)
         self.make_scene = make_scene
         self.frames = 0
         self.canvas.on_client_ready(self.redraw)
-        self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
+        if draw_now:
+            self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
 
     def redraw(self) -> Scene:
         """Compute the scene now and send it; return it (tests look at it)."""

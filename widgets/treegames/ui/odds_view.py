@@ -1,0 +1,589 @@
+"""Odds views for the Sun and Wind dice: exact bar charts, the production chart, and a roll simulator.
+
+Every exact number comes from :mod:`treegames.aspens.odds` (and the Wind die's
+faces from :mod:`treegames.aspens.board`).  The one counterfactual calculation,
+:func:`independent_gain_distribution` ("what if every space had its own die?"),
+is *not* a rule of the game: it exists so a lesson can show why one shared die
+matters.  Pictures are pure :class:`~treegames.ui.scene.Scene` functions, sent
+to canvases through :class:`~treegames.ui.canvas.SceneCanvas`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+import ipywidgets as widgets
+
+from ..aspens.board import Direction
+from ..aspens.odds import (
+    SUN_FACES,
+    WIND_FACES,
+    expected_gain,
+    gain_distribution,
+    gain_on_sun,
+    production_probability,
+    rulebook_chart,
+    variance_gain,
+)
+from . import palette
+from .canvas import SceneCanvas
+from .scene import Polygons, Scene, Segments, Texts, as_points, colours
+
+__all__ = [
+    "SIMULATED_COLOUR",
+    "distribution_scene",
+    "production_table_html",
+    "independent_gain_distribution",
+    "distribution_mean",
+    "distribution_variance",
+    "fraction_text",
+    "percent_text",
+    "parse_stacks",
+    "wind_valid_probability",
+    "wind_table_html",
+    "moments_table_html",
+    "DistributionPanel",
+    "GainSimulator",
+    "HeightExplorer",
+    "ForestExplorer",
+    "WindExplorer",
+    "Answer",
+]
+
+SIMULATED_COLOUR = palette.VERMILLION
+"""Simulated frequencies are drawn in this colour, beside the exact bars."""
+
+GRID = "#DDDDDD"
+HIGHLIGHT_ROW = "#FAF3B0"  # a pale tint of palette.YELLOW, so highlighted text stays readable
+PROGRESS_AFTER = 0.5
+"""Seconds a batch of rolls may take before a progress note appears."""
+
+DEFAULT_WIDTH = 440
+DEFAULT_HEIGHT = 290
+SIXTH = Fraction(1, 6)
+
+
+# ---------------------------------------------------------------- numbers and words
+
+
+def fraction_text(value: Fraction) -> str:
+    """A fraction in lowest terms as plain text: '0', '1', '2/3'."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def percent_text(value: Fraction, decimals: int = 1) -> str:
+    """An exact fraction as a percent rounded half-up to ``decimals`` places: 1/6 -> '16.7%'."""
+    scale = 10**decimals
+    tenths = math.floor(Fraction(value) * 100 * scale + Fraction(1, 2))
+    whole, part = divmod(tenths, scale)
+    return f"{whole}.{part:0{decimals}d}%" if decimals else f"{whole}%"
+
+
+def decimal_text(value: Fraction, places: int = 3) -> str:
+    """An exact fraction as a decimal rounded to ``places`` places."""
+    return f"{float(value):.{places}f}"
+
+
+def exact_and_decimal(value: Fraction) -> str:
+    """'7/6 ≈ 1.167', or just '1' when the value is a whole number."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{fraction_text(value)} ≈ {decimal_text(value)}"
+
+
+def parse_stacks(text: str) -> list[int]:
+    """Stack heights from text such as '4, 3, 2' (commas or spaces); ValueError says what is wrong."""
+    parts = [p for p in text.replace(",", " ").replace(";", " ").split() if p]
+    heights = []
+    for part in parts:
+        if not part.isdigit():
+            raise ValueError(f"'{part}' is not a whole number of trees")
+        heights.append(int(part))
+    if not heights:
+        raise ValueError("type at least one stack height, e.g. 4, 3, 2")
+    if len(heights) > 30:
+        raise ValueError("that is more spaces than this page draws (at most 30)")
+    return heights
+
+
+# ---------------------------------------------------------------- distributions
+
+
+def distribution_mean(dist: Mapping[int, Fraction]) -> Fraction:
+    """The exact mean of a distribution given as value -> probability."""
+    return sum((Fraction(k) * p for k, p in dist.items()), Fraction(0))
+
+
+def distribution_variance(dist: Mapping[int, Fraction]) -> Fraction:
+    """The exact variance of a distribution given as value -> probability."""
+    mean = distribution_mean(dist)
+    return sum(((k - mean) ** 2 * p for k, p in dist.items()), Fraction(0))
+
+
+def independent_gain_distribution(stacks: Iterable[int]) -> dict[int, Fraction]:
+    """NOT the game: trees gained if every space rolled its own Sun die (a teaching counterfactual).
+
+    Each space produces with its real chance (:func:`production_probability`), but
+    independently of the others, so the count is a sum of independent yes/no trials.
+    """
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for height in stacks:
+        p = production_probability(height)
+        step: dict[int, Fraction] = {}
+        for k, q in dist.items():
+            for gained, chance in ((k, q * (1 - p)), (k + 1, q * p)):
+                if chance:
+                    step[gained] = step.get(gained, Fraction(0)) + chance
+        dist = step
+    return dict(sorted(dist.items()))
+
+
+# ---------------------------------------------------------------- the bar chart scene
+
+
+def _y_top(dist: Mapping[int, Fraction], freqs: Mapping[int, Fraction]) -> Fraction:
+    """The top of the probability axis: the tallest bar rounded up to a whole number of sixths."""
+    tallest = max([Fraction(0), *dist.values(), *freqs.values()])
+    return min(Fraction(1), max(SIXTH, Fraction(math.ceil(tallest * 6), 6)))
+
+
+def _relative(simulated: Mapping[int, int] | None) -> tuple[dict[int, Fraction], int]:
+    """Relative frequencies (exact) of simulated counts, and how many rolls they come from."""
+    if not simulated:
+        return {}, 0
+    total = sum(simulated.values())
+    if total <= 0:
+        return {}, 0
+    return {k: Fraction(n, total) for k, n in simulated.items() if n}, total
+
+
+def distribution_scene(
+    dist: dict[int, Fraction],
+    simulated: dict[int, int] | None = None,
+    width: int = DEFAULT_WIDTH,
+    height: int = DEFAULT_HEIGHT,
+    colour: str = palette.BLUE,
+    title: str = "",
+) -> Scene:
+    """Exact probability bars per value, simulated relative frequencies beside them, axes and a legend.
+
+    Bars carry tags ``("exact", value)`` and ``("simulated", value)``; bar height in
+    pixels is proportional to the probability (or relative frequency).
+    """
+    freqs, total = _relative(simulated)
+    values = [*dist, *freqs] or [0]
+    lo, hi = min(0, *values), max(values)
+    slots = list(range(lo, hi + 1))
+    top = _y_top(dist, freqs)
+
+    left, right = 48.0, width - 12.0
+    plot_top = 58.0 if title else 36.0
+    plot_bottom = height - 62.0
+    slot_w = (right - left) / len(slots)
+    scale = (plot_bottom - plot_top) / float(top)  # pixels per unit of probability
+
+    def x_of(value: float) -> float:
+        """Canvas x of the centre of a value's slot (fractional values lie between slots)."""
+        return left + (value - lo + 0.5) * slot_w
+
+    scene = Scene(width, height, palette.BACKGROUND)
+    if title:
+        scene.add(Texts([(width / 2, 16, title)], font="bold 14px sans-serif", colour=palette.INK))
+
+    # Grid lines and probability ticks at every sixth, labelled as fractions.
+    ticks = [Fraction(k, 6) for k in range(0, int(top * 6) + 1)]
+    grid = [[(left, plot_bottom - float(t) * scale), (right, plot_bottom - float(t) * scale)] for t in ticks[1:]]
+    scene.add(Segments(as_points(grid), stroke=GRID, line_width=1.0))
+    scene.add(Texts([(left - 8, plot_bottom - float(t) * scale, fraction_text(t)) for t in ticks],
+                    font="12px sans-serif", colour=palette.MUTED_INK, align="right"))
+    scene.add(Texts([(6, plot_top - 20, "chance")], font="12px sans-serif", colour=palette.MUTED_INK,
+                    align="left"))
+
+    # Bars: exact ones in the given colour and, once there are rolls, simulated ones beside them.
+    bar_w = slot_w * (0.36 if freqs else 0.56)
+    shift = bar_w * 0.55 if freqs else 0.0
+
+    def exact_x(value: int) -> float:
+        """Centre of a value's exact bar (left of the slot centre when simulated bars share the slot)."""
+        return x_of(value) - shift
+
+    def sim_x(value: int) -> float:
+        """Centre of a value's simulated bar (right of the slot centre)."""
+        return x_of(value) + shift
+
+    def bar(cx: float, p: Fraction) -> list[tuple[float, float]]:
+        """Corners of a bar centred at cx rising to probability p."""
+        y = plot_bottom - float(p) * scale
+        return [(cx - bar_w / 2, plot_bottom), (cx + bar_w / 2, plot_bottom), (cx + bar_w / 2, y),
+                (cx - bar_w / 2, y)]
+
+    exact = sorted(dist.items())
+    scene.add(Polygons(as_points([bar(exact_x(v), p) for v, p in exact]), colours([colour] * len(exact)),
+                       stroke=palette.INK, line_width=1.0, tags=tuple(("exact", v) for v, _ in exact)))
+    scene.add(Texts([(exact_x(v), plot_bottom - float(p) * scale - 9, fraction_text(p)) for v, p in exact],
+                    font="bold 12px sans-serif", colour=palette.INK))
+    if freqs:
+        sims = sorted(freqs.items())
+        scene.add(Polygons(as_points([bar(sim_x(v), f) for v, f in sims]),
+                           colours([SIMULATED_COLOUR] * len(sims)), stroke=palette.INK, line_width=1.0,
+                           alpha=0.85, tags=tuple(("simulated", v) for v, _ in sims)))
+        scene.add(Texts([(sim_x(v), plot_bottom - float(f) * scale - 9, percent_text(f, 0)) for v, f in sims],
+                        font="11px sans-serif", colour=SIMULATED_COLOUR))
+
+    # Mean: a thin dark line from the axis up through the plot.
+    mean = distribution_mean(dist)
+    mx = x_of(float(mean))
+    scene.add(Segments(as_points([[(mx, plot_bottom + 4), (mx, plot_top - 4)]]), stroke=palette.INK,
+                       line_width=1.5))
+
+    # Axes, value labels and the axis caption.
+    scene.add(Segments(as_points([[(left, plot_bottom), (right, plot_bottom)],
+                                  [(left, plot_bottom), (left, plot_top - 6)]]),
+                       stroke=palette.INK, line_width=1.5))
+    scene.add(Texts([(x_of(v), plot_bottom + 12, str(v)) for v in slots], font="13px sans-serif",
+                    colour=palette.INK))
+    scene.add(Texts([((left + right) / 2, plot_bottom + 30, "trees gained on one Sun roll")],
+                    font="12px sans-serif", colour=palette.MUTED_INK))
+
+    # Legend along the bottom.
+    entries = [(colour, "exact chance")]
+    if freqs:
+        entries.append((SIMULATED_COLOUR, f"simulated, {total} roll{'s' if total != 1 else ''}"))
+    legend_y = height - 14.0
+    x = left
+    swatches, labels = [], []
+    for _, label in entries:
+        swatches.append([(x, legend_y - 6), (x + 12, legend_y - 6), (x + 12, legend_y + 6), (x, legend_y + 6)])
+        labels.append((x + 17, legend_y, label))
+        x += 30 + 6.5 * len(label)
+    scene.add(Polygons(as_points(swatches), colours([c for c, _ in entries]), stroke=palette.INK,
+                       tags=tuple(("legend", label) for _, label in entries)))
+    scene.add(Segments(as_points([[(x + 6, legend_y - 7), (x + 6, legend_y + 7)]]), stroke=palette.INK,
+                       line_width=1.5))
+    labels.append((x + 12, legend_y, f"mean {exact_and_decimal(mean)}"))
+    scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    return scene
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _table(head: list[str], rows: list[tuple[list[str], bool, str]], caption: str = "") -> str:
+    """A small HTML table; each row is (cells, highlighted, data-key)."""
+    cell = "padding:3px 10px;border-bottom:1px solid #DDD;text-align:center"
+    out = ['<table class="treegames-table" style="border-collapse:collapse;font-size:14px;margin:4px 0">']
+    if caption:
+        out.append(f'<caption style="caption-side:top;text-align:left;padding:2px 0 6px">{caption}</caption>')
+    out.append("<tr>" + "".join(f'<th style="{cell};border-bottom:2px solid #555">{h}</th>' for h in head)
+               + "</tr>")
+    for cells, lit, key in rows:
+        style = f' style="background:{HIGHLIGHT_ROW};font-weight:bold"' if lit else ""
+        klass = ' class="highlight"' if lit else ""
+        out.append(f'<tr data-key="{html.escape(key)}"{klass}{style}>'
+                   + "".join(f'<td style="{cell}">{c}</td>' for c in cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def production_table_html(highlight: Iterable[int] = ()) -> str:
+    """The rulebook's production chart beside the exact odds, with rows for the given stack heights highlighted.
+
+    Rows: 0-1 trees (never), the rulebook's 2-7 trees, and 8 or more (always).
+    """
+    wanted = set(highlight)
+    top = max(SUN_FACES)
+    head = ["Trees on the space", "Rulebook says", "Exact chance", "Exact %", "Nearest whole %",
+            "Sun values that produce"]
+    rows: list[tuple[list[str], bool, str]] = []
+    never = production_probability(0)
+    rows.append((["0 or 1", "—", fraction_text(never), percent_text(never), percent_text(never, 0), "none"],
+                 bool(wanted & {0, 1}), "0-1"))
+    for row in rulebook_chart():
+        rows.append(([str(row.trees), f"{row.printed_percent}%", fraction_text(row.exact),
+                      percent_text(row.exact), percent_text(row.exact, 0),
+                      ", ".join(str(s) for s in row.producing_suns)], row.trees in wanted, str(row.trees)))
+    always = production_probability(top + 1)
+    rows.append(([f"{top + 1} or more", "—", fraction_text(always), percent_text(always), percent_text(always, 0),
+                  "all"], any(h > top for h in wanted), f"{top + 1}+"))
+    return _table(head, rows)
+
+
+def moments_table_html(heights: Iterable[int] = range(0, 9), highlight: Iterable[int] = ()) -> str:
+    """For single spaces of each height: chance to produce, expected trees and variance (exact and decimal)."""
+    wanted = set(highlight)
+    head = ["Trees on the space", "Chance to produce", "Expected trees per roll", "Variance"]
+    rows = [([str(h), fraction_text(production_probability(h)), exact_and_decimal(expected_gain([h])),
+              exact_and_decimal(variance_gain([h]))], h in wanted, str(h)) for h in heights]
+    return _table(head, rows)
+
+
+def summary_html(stacks: list[int], dist: Mapping[int, Fraction] | None = None) -> str:
+    """Mean, variance, spread and the chance of gaining nothing for these stacks (exact and decimal)."""
+    dist = gain_distribution(stacks) if dist is None else dist
+    mean, var = distribution_mean(dist), distribution_variance(dist)
+    nothing = dist.get(0, Fraction(0))
+    return (f"<div style='font-size:14px;line-height:1.6'>"
+            f"Expected trees per roll: <b>{exact_and_decimal(mean)}</b><br>"
+            f"Variance: <b>{exact_and_decimal(var)}</b> "
+            f"(standard deviation ≈ {math.sqrt(float(var)):.3f})<br>"
+            f"Chance of gaining nothing: <b>{fraction_text(nothing)}</b> ({percent_text(nothing)})</div>")
+
+
+def stacks_text(stacks: Iterable[int]) -> str:
+    """'4, 3, 2' for a list of heights."""
+    return ", ".join(str(h) for h in stacks)
+
+
+# ---------------------------------------------------------------- the Wind die
+
+
+def wind_valid_probability(directions: Iterable[Direction]) -> Fraction:
+    """The chance that at least one of these directions is valid after one roll of the Wind die."""
+    wanted = set(directions)
+    hits = sum(1 for face in WIND_FACES if wanted & set(face.wind_directions()))
+    return Fraction(hits, len(WIND_FACES))
+
+
+def wind_table_html(direction: Direction | None = None) -> str:
+    """Each Wind roll with the three directions it makes valid; rows where ``direction`` is valid highlighted."""
+    rows = []
+    for face in WIND_FACES:
+        valid = face.wind_directions()
+        rows.append(([str(face), ", ".join(str(d) for d in valid)], direction in valid, str(face)))
+    return _table(["Wind die shows", "Valid directions"], rows)
+
+
+# ---------------------------------------------------------------- widgets
+
+
+class DistributionPanel(widgets.VBox):
+    """A titled bar chart of one exact distribution with its mean, variance and chance of nothing below."""
+
+    def __init__(self, stacks: list[int], title: str = "", colour: str = palette.BLUE,
+                 independent: bool = False, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT):
+        self.colour, self.title, self.independent = colour, title, independent
+        self.stacks = list(stacks)
+        self.dist = self._distribution()
+        self.width, self.height = width, height
+        self.view = SceneCanvas(width, height, self.scene)
+        self.canvas = self.view.canvas
+        self.summary = widgets.HTML(summary_html(self.stacks, self.dist))
+        super().__init__([self.canvas, self.summary])
+        self.add_class("treegames-distribution-panel")
+
+    def _distribution(self) -> dict[int, Fraction]:
+        """The real (one shared die) or counterfactual (independent dice) distribution."""
+        if self.independent:
+            return independent_gain_distribution(self.stacks)
+        return gain_distribution(self.stacks)
+
+    def scene(self) -> Scene:
+        """The bar chart for the current stacks."""
+        return distribution_scene(self.dist, width=self.width, height=self.height, colour=self.colour,
+                                  title=self.title)
+
+    def set_stacks(self, stacks: list[int], title: str | None = None) -> None:
+        """Show the distribution for other stacks (and optionally a new title)."""
+        self.stacks = list(stacks)
+        if title is not None:
+            self.title = title
+        self.dist = self._distribution()
+        self.summary.value = summary_html(self.stacks, self.dist)
+        self.view.redraw()
+
+
+class GainSimulator(widgets.VBox):
+    """Roll the Sun die for some stack heights and watch the simulated histogram approach the exact bars."""
+
+    def __init__(self, stacks: list[int], rng: random.Random, title: str = "", colour: str = palette.BLUE,
+                 width: int = DEFAULT_WIDTH + 40, height: int = DEFAULT_HEIGHT + 10):
+        self.rng = rng
+        self.title = title
+        self.colour = colour
+        self.stacks: list[int] = list(stacks)
+        self.dist = gain_distribution(self.stacks)
+        self.rolls: Counter[int] = Counter()
+        self.last_sun: int | None = None
+        self.heading = widgets.HTML()
+        self.roll_once = widgets.Button(description="Roll once", icon="dice", button_style="primary")
+        self.roll_hundred = widgets.Button(description="Roll 100 times", button_style="primary")
+        self.reset_button = widgets.Button(description="Reset")
+        for button in (self.roll_once, self.roll_hundred, self.reset_button):
+            button.layout = widgets.Layout(width="auto")
+        self.roll_once.on_click(lambda _: self.roll(1))
+        self.roll_hundred.on_click(lambda _: self.roll(100))
+        self.reset_button.on_click(lambda _: self.reset())
+        self.counter = widgets.HTML()
+        self.progress = widgets.HTML("")
+        self.width, self.height = width, height
+        self.view = SceneCanvas(width, height, self.scene)
+        self.canvas = self.view.canvas
+        self.exact = widgets.HTML()
+        self._refresh_text()
+        buttons = widgets.HBox([self.roll_once, self.roll_hundred, self.reset_button, self.progress])
+        super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas])
+        self.add_class("treegames-gain-simulator")
+
+    @property
+    def total(self) -> int:
+        """How many Sun rolls have been simulated since the last reset."""
+        return sum(self.rolls.values())
+
+    def scene(self) -> Scene:
+        """Exact bars with the simulated frequencies so far."""
+        return distribution_scene(self.dist, dict(self.rolls), width=self.width, height=self.height,
+                                  colour=self.colour, title=self.title)
+
+    def roll_sun(self) -> int:
+        """One roll of the Sun die with the injected random generator."""
+        return self.rng.choice(SUN_FACES)
+
+    def roll(self, times: int = 1) -> None:
+        """Roll the Sun ``times`` times, count the trees gained each time, then redraw once."""
+        start = time.monotonic()
+        for i in range(times):
+            self.last_sun = self.roll_sun()
+            self.rolls[gain_on_sun(self.stacks, self.last_sun)] += 1
+            if i % 25 == 24 and time.monotonic() - start > PROGRESS_AFTER:
+                self.progress.value = f"<i>rolling… {i + 1} of {times}</i>"
+        self.progress.value = ""
+        self._refresh_text()
+        self.view.redraw()
+
+    def reset(self) -> None:
+        """Forget every roll and redraw the exact bars alone."""
+        self.rolls = Counter()
+        self.last_sun = None
+        self._refresh_text()
+        self.view.redraw()
+
+    def set_stacks(self, stacks: list[int]) -> None:
+        """Start over with other stack heights (a new position)."""
+        self.stacks = list(stacks)
+        self.dist = gain_distribution(self.stacks)
+        self.reset()
+
+    def _refresh_text(self) -> None:
+        """The heading, the exact mean and variance, and the roll counter."""
+        self.heading.value = f"<b>Stacks:</b> {stacks_text(self.stacks)}"
+        self.exact.value = summary_html(self.stacks, self.dist)
+        n = self.total
+        if n == 0:
+            self.counter.value = "Rolls so far: <b>0</b>. Press a button to roll the Sun die."
+            return
+        mean = Fraction(sum(k * c for k, c in self.rolls.items()), n)
+        gained = gain_on_sun(self.stacks, self.last_sun) if self.last_sun is not None else 0
+        self.counter.value = (
+            f"Rolls so far: <b>{n}</b>. Last roll: Sun <b>{self.last_sun}</b>, "
+            f"{gained} tree{'s' if gained != 1 else ''} gained. "
+            f"Average of your rolls: <b>{float(mean):.3f}</b> (exact mean {decimal_text(expected_gain(self.stacks))})"
+        )
+
+
+class HeightExplorer(widgets.VBox):
+    """A slider for the height of one space, showing its chance, expected trees and variance."""
+
+    def __init__(self, value: int = 4, max_height: int = 9):
+        self.slider = widgets.IntSlider(value=value, min=0, max=max_height, description="Trees on it:",
+                                        style={"description_width": "initial"})
+        self.slider.observe(lambda _: self._update(), names="value")
+        self.result = widgets.HTML()
+        self._update()
+        super().__init__([self.slider, self.result])
+        self.add_class("treegames-height-explorer")
+
+    def _update(self) -> None:
+        """Recompute the numbers for the slider's height."""
+        h = self.slider.value
+        p = production_probability(h)
+        self.result.value = (
+            f"<div style='font-size:14px;line-height:1.6'>A space with <b>{h}</b> tree{'s' if h != 1 else ''} "
+            f"produces on one Sun roll with chance <b>{fraction_text(p)}</b> ({percent_text(p)}).<br>"
+            f"Expected trees per roll: <b>{exact_and_decimal(expected_gain([h]))}</b>; "
+            f"variance: <b>{exact_and_decimal(variance_gain([h]))}</b></div>"
+        )
+
+
+class ForestExplorer(widgets.VBox):
+    """A text box of stack heights ('4, 3, 2') with the exact distribution of trees gained, drawn and summed up."""
+
+    def __init__(self, stacks: str = "4, 3, 2", colour: str = palette.BLUE):
+        self.box = widgets.Text(value=stacks, description="Stack heights:", continuous_update=False,
+                                style={"description_width": "initial"})
+        self.box.observe(lambda _: self._update(), names="value")
+        self.message = widgets.HTML()
+        self.table = widgets.HTML()
+        self.panel = DistributionPanel([0], colour=colour)
+        self._update()
+        super().__init__([self.box, self.message, widgets.HBox([self.panel, self.table])])
+        self.add_class("treegames-forest-explorer")
+
+    def _update(self) -> None:
+        """Read the box; show the forest's odds or say what is wrong with the text."""
+        try:
+            stacks = parse_stacks(self.box.value)
+        except ValueError as err:
+            self.message.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(str(err))}</span>"
+            return
+        self.message.value = ""
+        self.panel.set_stacks(stacks, title=f"Stacks {stacks_text(stacks)}")
+        self.table.value = production_table_html(highlight=stacks)
+
+
+class WindExplorer(widgets.VBox):
+    """Pick the directions of your empty neighbours; see the chance at least one is valid after the Wind roll."""
+
+    def __init__(self, chosen: Iterable[Direction] = (Direction.NE,)):
+        self.picker = widgets.SelectMultiple(options=[(str(d), d) for d in WIND_FACES], value=tuple(chosen),
+                                             rows=6, description="Empty neighbours to the:",
+                                             style={"description_width": "initial"})
+        self.picker.observe(lambda _: self._update(), names="value")
+        self.result = widgets.HTML()
+        self.table = widgets.HTML()
+        self._update()
+        super().__init__([widgets.HBox([self.picker, self.result]), self.table])
+        self.add_class("treegames-wind-explorer")
+
+    def _update(self) -> None:
+        """Recompute the chance for the chosen directions."""
+        chosen = list(self.picker.value)
+        p = wind_valid_probability(chosen)
+        names = ", ".join(str(d) for d in chosen) or "no direction"
+        self.result.value = (
+            f"<div style='font-size:14px;padding-left:16px;line-height:1.6'>Chance that at least one of "
+            f"<b>{names}</b> is a valid Wind direction this turn: <b>{fraction_text(p)}</b> "
+            f"({percent_text(p)})<br><span style='color:{palette.MUTED_INK}'>(Hold Ctrl or Shift to pick "
+            f"several.)</span></div>"
+        )
+        self.table.value = wind_table_html(chosen[0] if len(chosen) == 1 else None)
+
+
+class Answer(widgets.VBox):
+    """An exercise answer hidden behind a 'Show answer' button that toggles it."""
+
+    def __init__(self, answer_html: str, label: str = "Show answer"):
+        self.label = label
+        self.button = widgets.Button(description=label, icon="eye", layout=widgets.Layout(width="auto"))
+        self.body = widgets.HTML(answer_html, layout=widgets.Layout(display="none"))
+        self.button.on_click(lambda _: self.toggle())
+        super().__init__([self.button, self.body])
+        self.add_class("treegames-answer")
+
+    @property
+    def is_open(self) -> bool:
+        """True while the answer is showing."""
+        return self.body.layout.display != "none"
+
+    def toggle(self) -> None:
+        """Show the answer if hidden, hide it if shown."""
+        opening = not self.is_open
+        self.body.layout.display = None if opening else "none"
+        self.button.description = "Hide answer" if opening else self.label

@@ -1,0 +1,69 @@
+"""Undo and time travel as a list of immutable states (house rule 2), shared by every game view."""
+
+from __future__ import annotations
+
+from ..core import CHANCE
+
+
+class Timeline:
+    """Every state of one game so far, and which one is on screen."""
+
+    def __init__(self, first):
+        self.states = [first]
+        self.cursor = 0
+
+    @property
+    def current(self):
+        """The state on screen."""
+        return self.states[self.cursor]
+
+    @property
+    def latest(self):
+        """The newest state of the game."""
+        return self.states[-1]
+
+    def is_at_latest(self) -> bool:
+        """True if the newest state is on screen."""
+        return self.cursor == len(self.states) - 1
+
+    def push(self, state) -> bool:
+        """Show a new state after the one on screen; returns True if later states were discarded for it."""
+        discarded = not self.is_at_latest()
+        del self.states[self.cursor + 1:]
+        self.states.append(state)
+        self.cursor += 1
+        return discarded
+
+    def can_back(self) -> bool:
+        """True if an earlier state exists."""
+        return self.cursor > 0
+
+    def can_forward(self) -> bool:
+        """True if a later state exists."""
+        return self.cursor < len(self.states) - 1
+
+    def back(self) -> None:
+        """Show the previous state."""
+        if self.can_back():
+            self.cursor -= 1
+
+    def forward(self) -> None:
+        """Show the next state."""
+        if self.can_forward():
+            self.cursor += 1
+
+    def jump(self, index: int) -> None:
+        """Show state number ``index`` (0 = the start); out-of-range is clamped."""
+        self.cursor = max(0, min(index, len(self.states) - 1))
+
+    def can_undo(self) -> bool:
+        """True if the state on screen came from a player's action (a die roll or draw cannot be undone)."""
+        return self.cursor > 0 and self.states[self.cursor - 1].current_player != CHANCE
+
+    def undo(self) -> bool:
+        """Take back the player action that led to the state on screen, dropping later states."""
+        if not self.can_undo():
+            return False
+        self.cursor -= 1
+        del self.states[self.cursor + 1:]
+        return True
