@@ -153,3 +153,14 @@ def test_random_action_is_uniform_over_legal_actions(seed):
     rng = random.Random(seed)
     drawn = {state.random_action(rng) for _ in range(60 * len(legal))}
     assert drawn == legal
+
+
+@settings(max_examples=10, deadline=None)
+@given(setups, seeds)
+def test_every_legal_action_has_words(setup, seed):
+    """describe() has a sentence for every legal action, and every state says what just happened."""
+    for state in random_game(setup, "each-tree", seed)[::11]:
+        assert state.last_event and state.explain()
+        for action in state.legal_actions():
+            sentence = state.describe(action)
+            assert sentence.endswith(".") and len(sentence) > 10

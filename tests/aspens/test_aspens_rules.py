@@ -395,3 +395,23 @@ def test_options_setup_and_interpretations():
     assert seeding.chance_outcomes() == [], "no dice while seeding"
     with pytest.raises(IllegalAction, match="Roll for Sun and Wind"):
         seeding.apply(RollSun(4))
+
+
+SECTION_OF_PHASE = {
+    Phase.CHOOSE_FIRST: "Setup (d)",
+    Phase.SEED: "1. Seed Your Starting Forests",
+    Phase.GROW_START: "2. Grow Your Starting Forests",
+    Phase.ROLL_SUN: "1. Roll for Sun and Wind",
+    Phase.ROLL_WIND: "1. Roll for Sun and Wind",
+    Phase.PLANT: "3. Plant Your New Trees",
+    Phase.GAME_OVER: "Finishing & Scoring",
+}
+
+
+def test_explain_names_the_section_of_every_phase():
+    seen = set()
+    for state in play_random(new_game(), seed=11, keep=True):
+        assert SECTION_OF_PHASE[state.phase] in state.explain()
+        assert state.last_event
+        seen.add(state.phase)
+    assert seen == set(Phase)

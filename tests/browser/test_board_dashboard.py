@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import harness
 import pytest
-
 from treegames.aspens import SETUPS, make_board
 from treegames.aspens.board import Hex
 from treegames.ui.aspens_scene import HexGeometry

@@ -611,19 +611,13 @@ def test_disaster_hurricane_in_a_hurricane_coast_habitat():
 
 def test_disaster_preferred_bonus_against_wind():
     hands = [
-        ["Tornado", "Pinus elliottii", "Sabal palmetto"],
-        ["Sabal palmetto" if False else "Ilex opaca", "Pinus taeda", "Magnolia grandiflora"],
+        ["Hurricane", "Pinus elliottii", "Sabal palmetto"],
+        ["Ilex opaca", "Pinus taeda", "Magnolia grandiflora"],
     ]
-    state = do(
-        start(hands, habitat="Gulf Coast Pine Flatwoods", first=2),
-        "plant Ilex opaca",
-        "plant Pinus taeda",
-        "draw Quercus rubra",
-        "draw Quercus alba",
-    )
-    state = do(
-        state, "disaster Tornado at P2"
-    )  # force 6: Ilex (preferred) wind 4 + 2 stands, Pinus taeda 4 falls
+    habitat = "Gulf Coast Pine Flatwoods"
+    state = do(start(hands, habitat=habitat, first=2), "plant Ilex opaca", "plant Pinus taeda", "end")
+    state = do(state, "draw Quercus rubra", "draw Quercus alba")
+    state = do(state, "disaster Hurricane")  # force 5 + 1: Ilex (preferred) wind 4 + 2 stands
     assert names(state.understory(1)) == ("Ilex opaca", None)
 
 
@@ -662,3 +656,45 @@ def test_sol_laws_player_with_nothing_to_spend_may_end():
 def test_game_follows_the_core_protocol():
     game = new_game(2)
     assert isinstance(game, core.Game) and isinstance(game.new_initial_state(), core.State)
+
+
+@pytest.mark.parametrize(
+    ("habitat", "disaster", "tree"),
+    [
+        ("Okefenokee Cypress Swamp", "Flood", "Taxodium distichum"),
+        ("Blue Ridge High Slopes", "Ice Storm", "Quercus rubra"),
+        ("Barrier Island Maritime Forest", "Hurricane", "Quercus virginiana"),
+    ],
+)
+def test_habitat_power_enables_its_disaster(habitat, disaster, tree):
+    hands = [[disaster, tree, "Cumulonimbus"], HANDS_2[1]]
+    state = start(hands, habitat=habitat)
+    assert state.why_not(state.parse_action(f"disaster {disaster}")) is None
+    assert do(state, f"disaster {disaster}").spent >= 2
+
+
+def test_regroup_draws_nothing_when_draw_and_litter_are_empty():
+    state = do(start(HANDS_2), "discard Pinus taeda")
+    dry = state._copy()  # an edge position: every other card is somewhere else
+    dry.draw, dry.litter = (), 0
+    after = do(dry, "end")
+    assert after.current_player == 1 and len(after.hand(0)) == 2
+
+
+def test_capture_two_habitats_ends_in_a_draw_when_habitats_run_out():
+    hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], HANDS_2[1]]
+    state = do(
+        start(hands, habitats_to_win=2),
+        "plant Pinus virginiana",
+        "grow 1",
+        "plant Sassafras albidum",
+        "draw Quercus rubra",
+        "draw Quercus alba",
+        "discard Cornus florida",
+        "end",
+        "draw Carya ovata",
+    )
+    spent = state._copy()  # an edge position: the other nine habitats were already played
+    spent.habitats_used = (1 << 10) - 1
+    final = do(spent, "grow 1")
+    assert final.is_terminal() and final.winners() == () and "ran out" in final.explain()

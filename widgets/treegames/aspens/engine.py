@@ -300,18 +300,14 @@ class Geometry:
         self.water_rings: tuple[int, ...] = tuple(
             sum(1 << self.bit[n] for n in board.neighbors(w)) & self.playable for w in self.waters
         )
-        self.steps = {d: step_of(d) for d in Direction}
-        self.wind_steps = {d: tuple(step_of(v) for v in d.wind_directions()) for d in Direction}
         self.wind_info = {
             d: (
-                tuple(step_of(v) for v in d.wind_directions()),
-                tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))),
+                tuple(step_of(v) for v in d.wind_directions()),  # the three valid directions' steps
+                tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))),  # canonical source order
             )
             for d in Direction
         }
-        self.source_order = {
-            d: tuple((v, step_of(v)) for v in (d, d.turned(-1), d.turned(1))) for d in Direction
-        }
+        """For each Wind roll: the steps of the valid directions, and the order sources are named in."""
         self.seed = {b: Seed(c) for b, c in self.cell.items()}
         self.up = {b: GrowUp(c) for b, c in self.cell.items()}
         self.out = {b: GrowOut(c) for b, c in self.cell.items()}
@@ -320,7 +316,6 @@ class Geometry:
             for b, c in self.cell.items()
             for d in Direction
         }
-        self.neighbours = {b: dilated(1 << b) & (self.playable | self.water) for b in self.cell}
 
     def cells_of(self, mask: int) -> frozenset[Hex]:
         """The hexes whose bits are set in ``mask``."""
@@ -883,8 +878,7 @@ class AspensState:
                 f"{action}: {PLAYER_NAMES[p]} already has a tree next to that water tile; one player may not "
                 f"place two trees next to the same water tile ({RULE_SEED})"
             )
-        s = self._child(action)
-        s._place(p, b)
+        s = self._planted(action, p, b)
         if (s._own[0] | s._own[1]).bit_count() == 2 * self._game.water_count:
             hands = [0, 0]
             for player in (ASPEN, PINE):
@@ -914,22 +908,24 @@ class AspensState:
         if (self._own[p] >> b) & 1:
             raise IllegalAction(f"{action}: {name} is already yours; a new space must be empty ({rule})")
 
-    def _place(self, player: int, b: int) -> None:
-        """Plant one tree of ``player`` on bit ``b`` of this fresh child (owning it, hand minus one)."""
+    def _planted(self, action: Action, player: int, b: int) -> AspensState:
+        """The child state after ``action`` put one tree of ``player`` (from the hand) on bit ``b``."""
+        s = self._child(action)
         row = bytearray(self._heights[player])
         row[b] += 1
         if row[b] >= MAX_STACK:
-            self._full = self._full | (1 << b)
+            s._full = self._full | (1 << b)
         o0, o1 = self._own
         h0, h1 = self._hand
         if player == ASPEN:
-            self._own = (o0 | (1 << b), o1)
-            self._heights = (bytes(row), self._heights[1])
-            self._hand = (h0 - 1, h1)
+            s._own = (o0 | (1 << b), o1)
+            s._heights = (bytes(row), self._heights[1])
+            s._hand = (h0 - 1, h1)
         else:
-            self._own = (o0, o1 | (1 << b))
-            self._heights = (self._heights[0], bytes(row))
-            self._hand = (h0, h1 - 1)
+            s._own = (o0, o1 | (1 << b))
+            s._heights = (self._heights[0], bytes(row))
+            s._hand = (h0, h1 - 1)
+        return s
 
     def _apply_grow_up(self, action: GrowUp) -> AspensState:
         """3A Grow Up (and the growing stage): one more tree on a space the mover owns."""
@@ -944,8 +940,7 @@ class AspensState:
             raise IllegalAction(f"{action}: a space holds at most {MAX_STACK} trees (our implementation limit)")
         if self._hand[p] == 0:
             raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_UP})")
-        s = self._child(action)
-        s._place(p, b)
+        s = self._planted(action, p, b)
         if phase is _GROW_START and s._hand[p] == 0:
             if p == self.first_player:
                 s.current_player = 1 - p
@@ -1010,8 +1005,7 @@ class AspensState:
                     break
             if recorded is None:
                 raise self._out_of_wind(action, b)
-        s = self._child(recorded)
-        s._place(p, b)
+        s = self._planted(recorded, p, b)
         empty ^= 1 << b
         if self._game.cascade_timing is CascadeTiming.EACH_TREE and s._may_seal(p, b, empty):
             s._resolve_cascades(p)

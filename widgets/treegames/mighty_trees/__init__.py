@@ -47,13 +47,15 @@ Our interpretation (where the rulebook is silent)
   sun strength against the defender's shade strength, each +2 if the habitat
   prefers that species.  Higher wins; the loser dies and goes to the litter.
   A tie leaves both trees standing.  You can only attack another player.
-* Current conditions = the habitat card's temperature and water, plus trend
-  changes, plus every cloud and lingering disaster in play, kept within 1-9.
-  Planting is checked against them.
+* Current conditions = the habitat card's temperature and water, plus every
+  trend, cloud and lingering disaster card in play, kept within 1-9.
+  Planting, trends and water/temperature disasters are checked against them.
 * Clouds: +/- water or temperature until the start of their player's next
   turn (``CLOUD_ROUNDS`` = 1).  Clouds never kill trees.
-* Trends: a lasting change (the card goes to the litter); at once, every tree
-  on every side whose ranges no longer hold the current conditions dies.
+* Trends: a lasting change: the card stays in play beside the habitat for as
+  long as that habitat is in play (so the 4 trend cards bound how far a
+  climate can drift); at once, every tree on every side whose ranges no
+  longer hold the current conditions dies.
 * Disasters: fire and wind disasters have a force: disaster strength + the
   habitat's fire (or wind) modifier; each struck tree whose fire (or wind)
   strength, +2 if preferred, is below the force dies.  Water and temperature
@@ -78,8 +80,8 @@ Game Variations (named options)
 -------------------------------
 * ``without_quercus_marilandica=False``: True removes that tree (71 cards).
 * ``habitats_to_win=1``: 2 means capture 2 habitats to win; a captured habitat
-  is cleared (every tree, cloud and lingering disaster to the litter; trend
-  changes end), a new habitat is drawn (chance) and the capturer Regroups.
+  is cleared (every tree, trend, cloud and lingering disaster to the
+  litter), a new habitat is drawn (chance) and the capturer Regroups.
   If the 10 habitats run out, the game ends as a draw.
 * ``ignore_lingering=False``: True makes water and temperature disasters
   strike once and go straight to the litter.
@@ -95,6 +97,18 @@ Notation
 ``discard Cumulonimbus``, ``discard understory 2``, ``discard canopy 1``,
 ``cloud Cumulonimbus``, ``trend Warming Trend``, ``disaster Wildfire``,
 ``disaster Tornado at P2``, ``end``.  Players are P1-P6, slots 1-2.
+
+State accessors (for widgets)
+-----------------------------
+``phase`` (:class:`Phase`), ``current_player``, ``mover``, ``turn``,
+``habitat_card``, ``conditions()`` / ``temperature`` / ``water`` (after
+weather), ``understory(p)``, ``canopy(p)``, ``hand(p)``, ``tree_count(p)``,
+``sols``, ``spent``, ``draw_size``, ``litter_cards``, ``weather`` (clouds and
+lingering disasters as (card, owner, rounds left)), ``lingering``,
+``trend_cards``, ``captured``, ``last_event`` (what just happened),
+``describe(action)``, ``explain()``, ``why_not(action)``, ``cost_of(action)``,
+``view_for(player)`` (a :class:`PlayerView` without other hands or the draw
+pile's contents), ``cards_in_play()``.
 
 Bots
 ----

@@ -355,7 +355,7 @@ _FIELDS = (
     "turn",
     "dealt",
     "winner",
-    "history",
+    "_trail",
     "last_event",
 )
 
@@ -363,7 +363,7 @@ _FIELDS = (
 class MightyTreesState:
     """One immutable moment of a Mighty Trees game."""
 
-    __slots__ = _FIELDS + ("_legal",)
+    __slots__ = _FIELDS + ("_legal", "_history")
 
     game: MightyTreesGame
     habitat: int  # habitat id, -1 while none is drawn
@@ -383,7 +383,7 @@ class MightyTreesState:
     turn: int  # turns started so far
     dealt: int  # cards dealt during the deal
     winner: int  # the winner, or -1
-    history: tuple
+    _trail: tuple | None  # the history as a chain (earlier chain, last action), so apply is O(1)
     last_event: str
 
     # ----------------------------------------------------------------- making
@@ -399,7 +399,12 @@ class MightyTreesState:
         s.under = s.canopy_slots = (-1,) * (SLOTS * n)
         s.weather_items = ()
         s.phase, s.mover, s.sols, s.spent, s.turn, s.dealt, s.winner = Phase.HABITAT, -1, 0, 0, 0, 0, -1
-        s.history, s.last_event, s._legal = (), "A new game: the habitat card is drawn first.", None
+        s._trail, s.last_event, s._legal, s._history = (
+            None,
+            "A new game: the habitat card is drawn first.",
+            None,
+            (),
+        )
         return s
 
     def _copy(self) -> MightyTreesState:
@@ -414,11 +419,24 @@ class MightyTreesState:
         s.trends, s.draw, s.litter, s.hands = self.trends, self.draw, self.litter, self.hands
         s.under, s.canopy_slots, s.weather_items = self.under, self.canopy_slots, self.weather_items
         s.phase, s.mover, s.sols, s.spent, s.turn = self.phase, self.mover, self.sols, self.spent, self.turn
-        s.dealt, s.winner, s.history, s.last_event = self.dealt, self.winner, self.history, self.last_event
+        s.dealt, s.winner, s._trail, s.last_event = self.dealt, self.winner, self._trail, self.last_event
+        s._history = None
         s._legal = None
         return s
 
     # ----------------------------------------------------------------- protocol
+
+    @property
+    def history(self) -> tuple:
+        """Every action applied so far, chance outcomes included, oldest first."""
+        if self._history is None:
+            actions = []
+            trail = self._trail
+            while trail is not None:
+                trail, action = trail
+                actions.append(action)
+            self._history = tuple(reversed(actions))
+        return self._history
 
     @property
     def num_players(self) -> int:
@@ -456,7 +474,8 @@ class MightyTreesState:
         return (
             self.game.num_players,
             tuple(sorted(self.game.options.items())),
-            *(getattr(self, f) for f in _FIELDS[1:]),
+            *(getattr(self, f) for f in _FIELDS[1:] if f != "_trail"),
+            self.history,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -978,7 +997,7 @@ class MightyTreesState:
             if reason is not None:
                 raise IllegalAction(reason)
         s = self._copy()
-        s.history = self.history + (action,)
+        s._trail = (self._trail, action)
         verb = action.verb
         if verb is Verb.HABITAT:
             s._do_habitat(action.card)

@@ -132,6 +132,8 @@ def explain(state: MightyTreesState) -> str:
                 f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
                 "(2 canopy trees: Capturing a Habitat) and wins the game."
             )
+        if state.turn <= state.game.max_turns:
+            return "The game is over without a winner: the 10 habitat cards ran out (our interpretation)."
         return (
             f"The game is over without a winner: nobody captured a habitat within max_turns = "
             f"{state.game.max_turns} turns (our interpretation; the rulebook sets no limit)."

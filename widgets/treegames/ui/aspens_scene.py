@@ -224,9 +224,9 @@ def wind_arrows(state, geo: HexGeometry) -> list:
     for d in winds:
         x, y = geo.center(Hex(d.delta[0] * (RADIUS + 1), d.delta[1] * (RADIUS + 1)))
         angle = direction_angle(d)
-        back = 26.0
+        back = 36.0
         start = (x - back * math.cos(angle) - 6 * math.sin(angle), y - back * math.sin(angle))
-        arrows.append(arrow_polygon(start[0], start[1], angle, 22.0, 7.0 if d is state.wind else 5.0))
+        arrows.append(arrow_polygon(start[0], start[1], angle, 20.0, 7.0 if d is state.wind else 5.0))
         colours_.append(palette.VERMILLION if d is state.wind else palette.REDDISH_PURPLE)
     return [Polygons(as_points(arrows), colours(colours_), stroke=palette.INK, line_width=0.8)]
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 import ipywidgets as widgets
+import numpy as np
 
 from ..aspens.board import Direction
 from ..aspens.odds import (
@@ -48,6 +49,10 @@ __all__ = [
     "wind_valid_probability",
     "wind_table_html",
     "moments_table_html",
+    "summary_html",
+    "shared_axes",
+    "note",
+    "exact_and_decimal",
     "DistributionPanel",
     "GainSimulator",
     "HeightExplorer",
@@ -165,6 +170,12 @@ def _relative(simulated: Mapping[int, int] | None) -> tuple[dict[int, Fraction],
     return {k: Fraction(n, total) for k, n in simulated.items() if n}, total
 
 
+def _label_box(x: float, y: float, text: str, char_w: float = 7.0) -> list[tuple[float, float]]:
+    """A white backing rectangle for a centred label, so lines behind it never cross its text."""
+    half = len(text) * char_w / 2 + 2
+    return [(x - half, y - 8), (x + half, y - 8), (x + half, y + 8), (x - half, y + 8)]
+
+
 def distribution_scene(
     dist: dict[int, Fraction],
     simulated: dict[int, int] | None = None,
@@ -172,17 +183,23 @@ def distribution_scene(
     height: int = DEFAULT_HEIGHT,
     colour: str = palette.BLUE,
     title: str = "",
+    *,
+    max_value: int | None = None,
+    max_probability: Fraction | None = None,
 ) -> Scene:
     """Exact probability bars per value, simulated relative frequencies beside them, axes and a legend.
 
     Bars carry tags ``("exact", value)`` and ``("simulated", value)``; bar height in
-    pixels is proportional to the probability (or relative frequency).
+    pixels is proportional to the probability (or relative frequency).  ``max_value``
+    and ``max_probability`` widen the axes so two charts side by side share a scale.
     """
     freqs, total = _relative(simulated)
-    values = [*dist, *freqs] or [0]
+    values = [*dist, *freqs, *([max_value] if max_value is not None else [])] or [0]
     lo, hi = min(0, *values), max(values)
     slots = list(range(lo, hi + 1))
     top = _y_top(dist, freqs)
+    if max_probability is not None:
+        top = max(top, _y_top({0: Fraction(max_probability)}, {}))
 
     left, right = 48.0, width - 12.0
     plot_top = 58.0 if title else 36.0
@@ -194,15 +211,18 @@ def distribution_scene(
         """Canvas x of the centre of a value's slot (fractional values lie between slots)."""
         return left + (value - lo + 0.5) * slot_w
 
+    def y_of(p: Fraction) -> float:
+        """Canvas y of a probability on the vertical axis."""
+        return plot_bottom - float(p) * scale
+
     scene = Scene(width, height, palette.BACKGROUND)
     if title:
         scene.add(Texts([(width / 2, 16, title)], font="bold 14px sans-serif", colour=palette.INK))
 
     # Grid lines and probability ticks at every sixth, labelled as fractions.
     ticks = [Fraction(k, 6) for k in range(0, int(top * 6) + 1)]
-    grid = [[(left, plot_bottom - float(t) * scale), (right, plot_bottom - float(t) * scale)] for t in ticks[1:]]
-    scene.add(Segments(as_points(grid), stroke=GRID, line_width=1.0))
-    scene.add(Texts([(left - 8, plot_bottom - float(t) * scale, fraction_text(t)) for t in ticks],
+    scene.add(Segments(as_points([[(left, y_of(t)), (right, y_of(t))] for t in ticks[1:]]), stroke=GRID))
+    scene.add(Texts([(left - 8, y_of(t), fraction_text(t)) for t in ticks],
                     font="12px sans-serif", colour=palette.MUTED_INK, align="right"))
     scene.add(Texts([(6, plot_top - 20, "chance")], font="12px sans-serif", colour=palette.MUTED_INK,
                     align="left"))
@@ -221,43 +241,47 @@ def distribution_scene(
 
     def bar(cx: float, p: Fraction) -> list[tuple[float, float]]:
         """Corners of a bar centred at cx rising to probability p."""
-        y = plot_bottom - float(p) * scale
+        y = y_of(p)
         return [(cx - bar_w / 2, plot_bottom), (cx + bar_w / 2, plot_bottom), (cx + bar_w / 2, y),
                 (cx - bar_w / 2, y)]
 
     exact = sorted(dist.items())
+    exact_labels = [(exact_x(v), y_of(p) - 9, fraction_text(p)) for v, p in exact]
     scene.add(Polygons(as_points([bar(exact_x(v), p) for v, p in exact]), colours([colour] * len(exact)),
                        stroke=palette.INK, line_width=1.0, tags=tuple(("exact", v) for v, _ in exact)))
-    scene.add(Texts([(exact_x(v), plot_bottom - float(p) * scale - 9, fraction_text(p)) for v, p in exact],
-                    font="bold 12px sans-serif", colour=palette.INK))
+    sim_labels = []
     if freqs:
         sims = sorted(freqs.items())
+        sim_labels = [(sim_x(v), y_of(f) - 9, percent_text(f, 0)) for v, f in sims]
         scene.add(Polygons(as_points([bar(sim_x(v), f) for v, f in sims]),
                            colours([SIMULATED_COLOUR] * len(sims)), stroke=palette.INK, line_width=1.0,
-                           alpha=0.85, tags=tuple(("simulated", v) for v, _ in sims)))
-        scene.add(Texts([(sim_x(v), plot_bottom - float(f) * scale - 9, percent_text(f, 0)) for v, f in sims],
-                        font="11px sans-serif", colour=SIMULATED_COLOUR))
-
-    # Mean: a thin dark line from the axis up through the plot.
+                           tags=tuple(("simulated", v) for v, _ in sims)))
+    # The mean: a dashed dark line over the bars (label backings keep it off the numbers).
     mean = distribution_mean(dist)
     mx = x_of(float(mean))
-    scene.add(Segments(as_points([[(mx, plot_bottom + 4), (mx, plot_top - 4)]]), stroke=palette.INK,
-                       line_width=1.5))
+    dashes = [[(mx, y), (mx, max(plot_top - 4, y - 5))] for y in np.arange(plot_bottom + 4, plot_top - 4, -9.0)]
+    scene.add(Segments(as_points(dashes), stroke=palette.INK, line_width=1.5))
+    backings = [_label_box(x, y, t) for x, y, t in exact_labels + sim_labels]
+    scene.add(Polygons(as_points(backings), colours([palette.BACKGROUND] * len(backings))))
+    scene.add(Texts(exact_labels, font="bold 12px sans-serif", colour=palette.INK))
+    scene.add(Texts(sim_labels, font="bold 11px sans-serif", colour=SIMULATED_COLOUR))
 
     # Axes, value labels and the axis caption.
     scene.add(Segments(as_points([[(left, plot_bottom), (right, plot_bottom)],
                                   [(left, plot_bottom), (left, plot_top - 6)]]),
                        stroke=palette.INK, line_width=1.5))
-    scene.add(Texts([(x_of(v), plot_bottom + 12, str(v)) for v in slots], font="13px sans-serif",
-                    colour=palette.INK))
-    scene.add(Texts([((left + right) / 2, plot_bottom + 30, "trees gained on one Sun roll")],
+    value_labels = [(x_of(v), plot_bottom + 13, str(v)) for v in slots]
+    scene.add(Polygons(as_points([_label_box(x, y, t, 8.0) for x, y, t in value_labels]),
+                       colours([palette.BACKGROUND] * len(value_labels))))
+    scene.add(Texts(value_labels, font="13px sans-serif", colour=palette.INK))
+    scene.add(Texts([((left + right) / 2, plot_bottom + 31, "trees gained on one Sun roll")],
                     font="12px sans-serif", colour=palette.MUTED_INK))
 
     # Legend along the bottom.
     entries = [(colour, "exact chance")]
     if freqs:
         entries.append((SIMULATED_COLOUR, f"simulated, {total} roll{'s' if total != 1 else ''}"))
-    legend_y = height - 14.0
+    legend_y = height - 12.0
     x = left
     swatches, labels = [], []
     for _, label in entries:
@@ -266,7 +290,8 @@ def distribution_scene(
         x += 30 + 6.5 * len(label)
     scene.add(Polygons(as_points(swatches), colours([c for c, _ in entries]), stroke=palette.INK,
                        tags=tuple(("legend", label) for _, label in entries)))
-    scene.add(Segments(as_points([[(x + 6, legend_y - 7), (x + 6, legend_y + 7)]]), stroke=palette.INK,
+    scene.add(Segments(as_points([[(x + 6, legend_y - 7), (x + 6, legend_y - 2)],
+                                  [(x + 6, legend_y + 2), (x + 6, legend_y + 7)]]), stroke=palette.INK,
                        line_width=1.5))
     labels.append((x + 12, legend_y, f"mean {exact_and_decimal(mean)}"))
     scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
@@ -337,6 +362,17 @@ def summary_html(stacks: list[int], dist: Mapping[int, Fraction] | None = None) 
             f"Chance of gaining nothing: <b>{fraction_text(nothing)}</b> ({percent_text(nothing)})</div>")
 
 
+def shared_axes(*dists: Mapping[int, Fraction]) -> dict:
+    """Keyword arguments for :func:`distribution_scene` that give several charts the same axes."""
+    return {"max_value": max(max(d) for d in dists),
+            "max_probability": max(max(d.values()) for d in dists)}
+
+
+def note(text_html: str) -> widgets.HTML:
+    """A paragraph of computed text in the lesson's body font size."""
+    return widgets.HTML(f"<div style='font-size:14px;line-height:1.6'>{text_html}</div>")
+
+
 def stacks_text(stacks: Iterable[int]) -> str:
     """'4, 3, 2' for a list of heights."""
     return ", ".join(str(h) for h in stacks)
@@ -368,8 +404,10 @@ class DistributionPanel(widgets.VBox):
     """A titled bar chart of one exact distribution with its mean, variance and chance of nothing below."""
 
     def __init__(self, stacks: list[int], title: str = "", colour: str = palette.BLUE,
-                 independent: bool = False, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT):
+                 independent: bool = False, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT,
+                 max_value: int | None = None, max_probability: Fraction | None = None):
         self.colour, self.title, self.independent = colour, title, independent
+        self.max_value, self.max_probability = max_value, max_probability
         self.stacks = list(stacks)
         self.dist = self._distribution()
         self.width, self.height = width, height
@@ -388,7 +426,8 @@ class DistributionPanel(widgets.VBox):
     def scene(self) -> Scene:
         """The bar chart for the current stacks."""
         return distribution_scene(self.dist, width=self.width, height=self.height, colour=self.colour,
-                                  title=self.title)
+                                  title=self.title, max_value=self.max_value,
+                                  max_probability=self.max_probability)
 
     def set_stacks(self, stacks: list[int], title: str | None = None) -> None:
         """Show the distribution for other stacks (and optionally a new title)."""
@@ -413,7 +452,7 @@ class GainSimulator(widgets.VBox):
         self.rolls: Counter[int] = Counter()
         self.last_sun: int | None = None
         self.heading = widgets.HTML()
-        self.roll_once = widgets.Button(description="Roll once", icon="dice", button_style="primary")
+        self.roll_once = widgets.Button(description="Roll once", button_style="primary")
         self.roll_hundred = widgets.Button(description="Roll 100 times", button_style="primary")
         self.reset_button = widgets.Button(description="Reset")
         for button in (self.roll_once, self.roll_hundred, self.reset_button):
@@ -571,8 +610,10 @@ class Answer(widgets.VBox):
 
     def __init__(self, answer_html: str, label: str = "Show answer"):
         self.label = label
-        self.button = widgets.Button(description=label, icon="eye", layout=widgets.Layout(width="auto"))
-        self.body = widgets.HTML(answer_html, layout=widgets.Layout(display="none"))
+        self.button = widgets.Button(description=label, layout=widgets.Layout(width="140px"))
+        self.body = widgets.HTML(
+            f"<div style='font-size:14px;line-height:1.6;border-left:4px solid {palette.BLUISH_GREEN};"
+            f"padding:2px 10px;margin:2px 0 6px'>{answer_html}</div>", layout=widgets.Layout(display="none"))
         self.button.on_click(lambda _: self.toggle())
         super().__init__([self.button, self.body])
         self.add_class("treegames-answer")

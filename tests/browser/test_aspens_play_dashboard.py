@@ -1,0 +1,105 @@
+"""The Aspens play dashboard in Voila and Chromium: drawn on load, Step changes it, clicks plant or explain."""
+
+from __future__ import annotations
+
+import re
+
+import harness
+import pytest
+from treegames import aspens
+from treegames.aspens.board import Hex
+from treegames.ui.aspens_scene import HexGeometry
+
+PATH = "aspens/play.ipynb"
+GEO = HexGeometry()
+
+
+@pytest.fixture(scope="module")
+def play_page(browser, voila):
+    """The play dashboard, loaded once for this module's tests (which run in order)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1150})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    first = harness.open_dashboard(page, voila, PATH)
+    yield page, first, errors
+    context.close()
+
+
+def press(page, name: str) -> None:
+    """Click a widget button by its label."""
+    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).click()
+
+
+def seed_targets_for_aspen() -> list[Hex]:
+    """Where Aspen may seed on the notebook's game (setup 2, seed 1) once Aspen is to move."""
+    game = aspens.new_game(setup=2)
+    state = game.new_initial_state()
+    return sorted(state.apply(aspens.ChooseFirst(aspens.ASPEN)).legal_targets()["seed"])
+
+
+def test_the_board_is_drawn_on_load(play_page):
+    page, stats, errors = play_page
+    assert stats["width"] == GEO.width and stats["inked"] > 100_000
+    assert harness.canvas_stats(page, 1)["inked"] > 500, "the dice are drawn too"
+    assert errors == []
+    harness.screenshot(page, "play-loaded")
+
+
+def test_step_rolls_and_changes_the_board(play_page):
+    page, first, _ = play_page
+    for _ in range(6):  # first-player roll, then the bot's seeds if Pine starts, until Aspen must move
+        press(page, "Step")
+        after = harness.wait_until_stable(page)["hash"]
+        if page.get_by_text("Aspen's move").count():
+            break
+    assert after != first["hash"], "rolling for the first player highlights where Aspen may seed"
+    page.get_by_text("Aspen's move").first.wait_for(timeout=20_000)
+    harness.screenshot(page, "play-after-step")
+
+
+def test_clicking_water_explains_and_leaves_the_board_unchanged(play_page):
+    page, _, errors = play_page
+    before = harness.wait_until_stable(page)["hash"]
+    water = sorted(aspens.make_board(2).water)[0]
+    harness.click_canvas(page, *GEO.center(water))
+    page.locator(".widget-html-content", has_text="Not allowed").wait_for(timeout=20_000)
+    assert "water" in page.locator(".widget-html-content", has_text="Not allowed").first.inner_text().lower()
+    assert harness.wait_until_stable(page)["hash"] == before
+    assert errors == []
+    harness.screenshot(page, "play-refused-water")
+
+
+def test_clicking_a_highlighted_hex_plants_there(play_page):
+    page, _, errors = play_page
+    before = harness.wait_until_stable(page)
+    free = [c for c in seed_targets_for_aspen()]
+    target = free[0]
+    x, y = GEO.center(target)
+    under = harness.pixel(page, x + GEO.size * 0.55, y)
+    harness.click_canvas(page, x, y)
+    harness.wait_for_drawing(page, differs_from=before["hash"], timeout=20)
+    after = harness.wait_until_stable(page)
+    token = harness.pixel(page, x + GEO.size * 0.3, y + GEO.size * 0.3)
+    assert token[:3] != under[:3], "the hex now shows a tree token"
+    assert abs(token[0] - 0xE6) < 40 and abs(token[1] - 0x9F) < 40 and abs(token[2] - 0x00) < 60, token
+    assert after["hash"] != before["hash"]
+    assert errors == []
+    harness.screenshot(page, "play-planted")
+
+
+def test_auto_play_watches_two_bots_to_the_end(play_page):
+    page, _, errors = play_page
+    page.get_by_role("tab", name="New game").click()
+    page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
+    press(page, "Start new game")
+    page.get_by_role("tab", name="Event log").click()
+    readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("30")
+    page.keyboard.press("Enter")
+    press(page, "Auto-play")
+    page.get_by_text("Game over").wait_for(timeout=240_000)
+    assert errors == []
+    harness.screenshot(page, "play-bots-finished")
