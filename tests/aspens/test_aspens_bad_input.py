@@ -96,3 +96,12 @@ def test_after_the_game_is_over():
     final = core.play(new_game(), [core.RandomBot(rng)] * 2, rng)
     refused(final, END_TURN, "game is over")
     refused(final, RollSun(3), "game is over")
+
+
+def test_malformed_action_values(planting):
+    refused(planting, GrowUp([1, 2]), "not a hex of the board")  # type: ignore[arg-type]
+    refused(planting, GrowOut("H6"), "not a hex of the board")  # type: ignore[arg-type]
+    refused(planting, GrowOut(parse_cell("H6"), [0, 0], Direction.E), "neighbour")  # type: ignore[arg-type]
+    refused(planting, Seed(None), "Seed Your Starting Forests")  # type: ignore[arg-type]
+    refused(planting, RollWind("E"), "Roll for Sun and Wind")  # type: ignore[arg-type]
+    refused(planting, ChooseFirst(7), "first player|Setup")

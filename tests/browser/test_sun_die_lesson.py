@@ -5,7 +5,6 @@ from __future__ import annotations
 import harness
 import numpy as np
 import pytest
-
 from treegames.aspens.odds import gain_distribution
 from treegames.ui import palette
 from treegames.ui.odds_view import SIMULATED_COLOUR, distribution_scene, shared_axes
@@ -55,6 +54,15 @@ def bar_middle(stacks, value, **kwargs) -> tuple[float, float]:
     return tuple(np.mean(corners, axis=0))
 
 
+def save_whole_page(page, name: str) -> None:
+    """Screenshot the whole lesson: Voila scrolls inside the page, so grow the viewport to fit it first."""
+    tall = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))")
+    page.set_viewport_size({"width": harness.VIEWPORT["width"], "height": min(int(tall) + 40, 16_000)})
+    harness.wait_until_stable(page, CANVASES - 1)
+    harness.screenshot(page, name)
+    page.set_viewport_size(harness.VIEWPORT)
+
+
 @pytest.fixture(scope="module")
 def lesson(browser, voila):
     """One loaded lesson page shared by this module's tests (in order)."""
@@ -83,6 +91,7 @@ def test_lesson_opens_with_every_chart_drawn(lesson):
     assert "66%" in body and "66.7%" in body and "2/3" in body
     assert errors == []
     harness.screenshot(page, "lesson-opened")
+    save_whole_page(page, "lesson-full")
 
 
 def test_rolling_100_times_draws_the_simulated_bars(lesson):

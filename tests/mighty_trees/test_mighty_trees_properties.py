@@ -57,7 +57,7 @@ def universe(state) -> list[Action]:
     return out + ["end", None, ("plant", 3)]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(games)
 def test_invariants_hold_in_every_state(spec):
     players, seed, options = spec
@@ -78,7 +78,7 @@ def test_invariants_hold_in_every_state(spec):
     assert len(final.winners()) <= 1 and (final.winners() == () or max(final.scores()) >= 1)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(games, st.integers(0, 10**6))
 def test_json_round_trips_to_an_equal_state(spec, pick):
     states = random_game(*spec)
@@ -88,7 +88,7 @@ def test_json_round_trips_to_an_equal_state(spec, pick):
         assert again == state and hash(again) == hash(state)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(games, st.integers(0, 10**6))
 def test_every_non_legal_action_is_refused_with_a_message(spec, pick):
     states = random_game(*spec)
@@ -106,7 +106,7 @@ def test_every_non_legal_action_is_refused_with_a_message(spec, pick):
             assert state._key() == before
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(games, st.integers(0, 10**6))
 def test_notation_round_trips_and_words_exist(spec, pick):
     states = random_game(*spec)

@@ -113,6 +113,14 @@ class NotationError(IllegalAction):
 # Actions: small frozen values whose str is the notation parse_action reads
 
 
+def _cell_text(cell: object) -> str:
+    """The hex's name, or its repr if it is not a hex (so a bad action can still be named)."""
+    try:
+        return cell_name(cell)  # type: ignore[arg-type]
+    except (TypeError, ValueError, IndexError):
+        return repr(cell)
+
+
 @dataclass(frozen=True, slots=True)
 class ChooseFirst:
     """Chance outcome of Setup (d): this player goes first."""
@@ -120,7 +128,8 @@ class ChooseFirst:
     player: int
 
     def __str__(self) -> str:
-        return f"first {PLAYER_NAMES[self.player]}"
+        name = PLAYER_NAMES[self.player] if self.player in (0, 1) else repr(self.player)
+        return f"first {name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +139,7 @@ class Seed:
     cell: Hex
 
     def __str__(self) -> str:
-        return f"seed {cell_name(self.cell)}"
+        return f"seed {_cell_text(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +149,7 @@ class GrowUp:
     cell: Hex
 
     def __str__(self) -> str:
-        return f"grow-up {cell_name(self.cell)}"
+        return f"grow-up {_cell_text(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +162,9 @@ class GrowOut:
 
     def __str__(self) -> str:
         if self.source is None or self.direction is None:
-            return f"grow-out {cell_name(self.cell)}"
-        return f"grow-out {self.direction.name} from {cell_name(self.source)} to {cell_name(self.cell)}"
+            return f"grow-out {_cell_text(self.cell)}"
+        direction = getattr(self.direction, "name", self.direction)
+        return f"grow-out {direction} from {_cell_text(self.source)} to {_cell_text(self.cell)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +192,7 @@ class RollWind:
     direction: Direction
 
     def __str__(self) -> str:
-        return f"wind {self.direction.name}"
+        return f"wind {getattr(self.direction, 'name', self.direction)}"
 
 
 END_TURN = EndTurn()
@@ -689,7 +699,7 @@ class AspensState:
 
     def owner(self, cell: Hex) -> int | None:
         """The player who owns ``cell``, or None (empty, water or off the board)."""
-        b = self._geo.bit.get(cell)
+        b = self._geo.bit.get(cell) if isinstance(cell, tuple) else None
         if b is None:
             return None
         if (self._own[0] >> b) & 1:
@@ -700,7 +710,7 @@ class AspensState:
 
     def height(self, cell: Hex) -> int:
         """How many trees stand on ``cell`` (0 if empty)."""
-        b = self._geo.bit.get(cell)
+        b = self._geo.bit.get(cell) if isinstance(cell, tuple) else None
         if b is None:
             return 0
         return self._heights[0][b] + self._heights[1][b]
@@ -825,7 +835,10 @@ class AspensState:
 
     def _cell_bit(self, action: Seed | GrowUp | GrowOut) -> int:
         """The bit of the action's hex; IllegalAction if it names no hex of this board."""
-        b = self._geo.bit.get(action.cell)
+        try:
+            b = self._geo.bit.get(action.cell)
+        except TypeError:  # an unhashable "cell"
+            b = None
         if b is None:
             raise IllegalAction(f"{action.cell!r} is not a hex of the board")
         return b
@@ -932,9 +945,9 @@ class AspensState:
         phase = self.phase
         if phase is not _PLANT and phase is not _GROW_START:
             raise self._wrong_phase(action, f"{RULE_GROW_START} or {RULE_UP}")
-        b = self._geo.bit.get(action.cell)
+        b = self._cell_bit(action)
         p = self.current_player
-        if b is None or not (self._own[p] >> b) & 1:
+        if not (self._own[p] >> b) & 1:
             self._refuse_grow_up(action, b)
         if (self._full >> b) & 1:
             raise IllegalAction(f"{action}: a space holds at most {MAX_STACK} trees (our implementation limit)")
@@ -950,10 +963,8 @@ class AspensState:
                 s.turn_player = self.first_player
         return s
 
-    def _refuse_grow_up(self, action: GrowUp, b: int | None) -> None:
+    def _refuse_grow_up(self, action: GrowUp, b: int) -> None:
         """Raise the error for growing up on a space the mover does not own."""
-        if b is None:
-            self._cell_bit(action)
         p = self.current_player
         name = cell_name(action.cell)
         if (self._geo.water >> b) & 1:
@@ -983,9 +994,7 @@ class AspensState:
                 )
             raise self._wrong_phase(action, RULE_OUT)
         geo = self._geo
-        b = geo.bit.get(action.cell)
-        if b is None:
-            b = self._cell_bit(action)
+        b = self._cell_bit(action)
         p = self.current_player
         own = self._own[p]
         other = self._own[1 - p]
@@ -1018,7 +1027,7 @@ class AspensState:
         """The written source and direction, if they are the mover's and in the Wind; else IllegalAction."""
         geo = self._geo
         source, direction = action.source, action.direction
-        sb = geo.bit.get(source)
+        sb = geo.bit.get(source) if isinstance(source, tuple) else None
         if direction is None or sb is None or Hex(source[0] + direction.delta[0], source[1] + direction.delta[1]) != action.cell:
             raise IllegalAction(f"{action}: {cell_name(action.cell)} is not the {direction} neighbour of that source")
         if not (self._own[self.current_player] >> sb) & 1:

@@ -363,7 +363,7 @@ _FIELDS = (
 class MightyTreesState:
     """One immutable moment of a Mighty Trees game."""
 
-    __slots__ = _FIELDS + ("_legal", "_history")
+    __slots__ = _FIELDS + ("_legal", "_history", "_cond")
 
     game: MightyTreesGame
     habitat: int  # habitat id, -1 while none is drawn
@@ -405,6 +405,7 @@ class MightyTreesState:
             None,
             (),
         )
+        s._cond = None
         return s
 
     def _copy(self) -> MightyTreesState:
@@ -422,6 +423,7 @@ class MightyTreesState:
         s.dealt, s.winner, s._trail, s.last_event = self.dealt, self.winner, self._trail, self.last_event
         s._history = None
         s._legal = None
+        s._cond = self._cond
         return s
 
     # ----------------------------------------------------------------- protocol
@@ -498,6 +500,10 @@ class MightyTreesState:
         """The habitat's current (temperature, water) after trends, clouds and lingering disasters."""
         if self.habitat < 0:
             return (0, 0)
+        cached = self._cond  # (habitat, trends, weather, result): valid while those are the same objects
+        if cached is not None and cached[0] == self.habitat and cached[1] is self.trends:
+            if cached[2] is self.weather_items:
+                return cached[3]
         h = HABITATS[self.habitat]
         t, w = h.temperature, h.water
         for card in self.trends:
@@ -506,7 +512,9 @@ class MightyTreesState:
         for card, _owner, _rounds in self.weather_items:
             t += SHIFT_T[card]
             w += SHIFT_W[card]
-        return clamp(t), clamp(w)
+        result = (clamp(t), clamp(w))
+        self._cond = (self.habitat, self.trends, self.weather_items, result)
+        return result
 
     @property
     def temperature(self) -> int:

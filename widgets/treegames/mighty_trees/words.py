@@ -85,10 +85,22 @@ def describe(state: MightyTreesState, action: Action) -> str:
         where = f" on {player_name(action.player)}'s side" if d.sides is Sides.ONE else ""
         if action.player >= 0 and d.sides is Sides.ALL:
             where = f" on your side and {player_name(action.player)}'s"
-        text = f"Unleash {d.name}{where}{cost}."
+        text = f"Unleash {d.name}{where}: {_disaster_effect(state, d)}{cost}."
     if reason:
         return text + f" Not allowed now: {reason}."
     return text + f" Cost: {sols(state.cost_of(action))}."
+
+
+def _disaster_effect(state: MightyTreesState, d) -> str:
+    """What a disaster card does in this habitat, in a few words."""
+    trees = "trees" if d.targets.value == "all" else f"{d.targets.value} trees"
+    if d.is_climate:
+        lingers = d.linger and state.game.lingering
+        how = f", lingering {d.linger} round(s)" if lingers else ""
+        return f"{d.element.value} {d.strength:+d}{how}; {trees} whose ranges no longer fit die"
+    h = HABITATS[state.habitat] if state.habitat >= 0 else None
+    mod = 0 if h is None else h.fire_mod if d.element.value == "fire" else h.wind_mod
+    return f"{d.element.value} force {d.strength + mod}; {trees} with less {d.element.value} strength die"
 
 
 def explain(state: MightyTreesState) -> str:

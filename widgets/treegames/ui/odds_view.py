@@ -176,6 +176,29 @@ def _label_box(x: float, y: float, text: str, char_w: float = 7.0) -> list[tuple
     return [(x - half, y - 8), (x + half, y - 8), (x + half, y + 8), (x - half, y + 8)]
 
 
+LEGEND_ROW = 17.0
+"""Pixels between legend rows."""
+
+
+def _legend_rows(entries: list[tuple[str, str, str]], start: float, end: float) -> list[list[tuple]]:
+    """Pack legend entries (kind, colour, label) into rows of (kind, x, colour, label) that fit between start and end."""
+    rows: list[list[tuple]] = [[]]
+    x = start
+    for kind, colour, label in entries:
+        needed = 17 + 6.5 * len(label)
+        if rows[-1] and x + needed > end:
+            rows.append([])
+            x = start
+        rows[-1].append((kind, x, colour, label))
+        x += needed + 14
+    return rows
+
+
+def _swatch(x: float, y: float) -> list[tuple[float, float]]:
+    """The 12-pixel colour square of a legend entry."""
+    return [(x, y - 6), (x + 12, y - 6), (x + 12, y + 6), (x, y + 6)]
+
+
 def distribution_scene(
     dist: dict[int, Fraction],
     simulated: dict[int, int] | None = None,
@@ -201,9 +224,16 @@ def distribution_scene(
     if max_probability is not None:
         top = max(top, _y_top({0: Fraction(max_probability)}, {}))
 
+    mean = distribution_mean(dist)
+    entries = [("exact", colour, "exact chance")]
+    if freqs:
+        entries.append(("simulated", SIMULATED_COLOUR, f"simulated, {total} roll{'s' if total != 1 else ''}"))
+    entries.append(("mean", palette.INK, f"mean {exact_and_decimal(mean)}"))
+    legend = _legend_rows(entries, 48.0, width - 8.0)
+
     left, right = 48.0, width - 12.0
     plot_top = 58.0 if title else 36.0
-    plot_bottom = height - 62.0
+    plot_bottom = height - 62.0 - LEGEND_ROW * (len(legend) - 1)
     slot_w = (right - left) / len(slots)
     scale = (plot_bottom - plot_top) / float(top)  # pixels per unit of probability
 
@@ -257,7 +287,6 @@ def distribution_scene(
                            colours([SIMULATED_COLOUR] * len(sims)), stroke=palette.INK, line_width=1.0,
                            tags=tuple(("simulated", v) for v, _ in sims)))
     # The mean: a dashed dark line over the bars (label backings keep it off the numbers).
-    mean = distribution_mean(dist)
     mx = x_of(float(mean))
     dashes = [[(mx, y), (mx, max(plot_top - 4, y - 5))] for y in np.arange(plot_bottom + 4, plot_top - 4, -9.0)]
     scene.add(Segments(as_points(dashes), stroke=palette.INK, line_width=1.5))
@@ -277,24 +306,19 @@ def distribution_scene(
     scene.add(Texts([((left + right) / 2, plot_bottom + 31, "trees gained on one Sun roll")],
                     font="12px sans-serif", colour=palette.MUTED_INK))
 
-    # Legend along the bottom.
-    entries = [(colour, "exact chance")]
-    if freqs:
-        entries.append((SIMULATED_COLOUR, f"simulated, {total} roll{'s' if total != 1 else ''}"))
-    legend_y = height - 12.0
-    x = left
-    swatches, labels = [], []
-    for _, label in entries:
-        swatches.append([(x, legend_y - 6), (x + 12, legend_y - 6), (x + 12, legend_y + 6), (x, legend_y + 6)])
-        labels.append((x + 17, legend_y, label))
-        x += 30 + 6.5 * len(label)
-    scene.add(Polygons(as_points(swatches), colours([c for c, _ in entries]), stroke=palette.INK,
-                       tags=tuple(("legend", label) for _, label in entries)))
-    scene.add(Segments(as_points([[(x + 6, legend_y - 7), (x + 6, legend_y - 2)],
-                                  [(x + 6, legend_y + 2), (x + 6, legend_y + 7)]]), stroke=palette.INK,
-                       line_width=1.5))
-    labels.append((x + 12, legend_y, f"mean {exact_and_decimal(mean)}"))
-    scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    # Legend along the bottom (rows packed by _legend_rows, laid out before the plot).
+    for row_index, row in enumerate(legend):
+        y = height - 12.0 - LEGEND_ROW * (len(legend) - 1 - row_index)
+        swatches = [_swatch(x, y) for kind, x, _, _ in row if kind != "mean"]
+        scene.add(Polygons(as_points(swatches), colours([c for kind, _, c, _ in row if kind != "mean"]),
+                           stroke=palette.INK, tags=tuple(("legend", label) for kind, _, _, label in row
+                                                          if kind != "mean")))
+        for kind, x, _, _ in row:
+            if kind == "mean":
+                scene.add(Segments(as_points([[(x + 6, y - 7), (x + 6, y - 2)], [(x + 6, y + 2), (x + 6, y + 7)]]),
+                                   stroke=palette.INK, line_width=1.5))
+        scene.add(Texts([(x + 17, y, label) for _, x, _, label in row], font="12px sans-serif",
+                        colour=palette.INK, align="left"))
     return scene
 
 
@@ -431,10 +455,10 @@ class DistributionPanel(widgets.VBox):
 
     def set_stacks(self, stacks: list[int], title: str | None = None) -> None:
         """Show the distribution for other stacks (and optionally a new title)."""
-        self.stacks = list(stacks)
+        dist = independent_gain_distribution(stacks) if self.independent else gain_distribution(stacks)
+        self.stacks, self.dist = list(stacks), dist
         if title is not None:
             self.title = title
-        self.dist = self._distribution()
         self.summary.value = summary_html(self.stacks, self.dist)
         self.view.redraw()
 
@@ -506,8 +530,8 @@ class GainSimulator(widgets.VBox):
 
     def set_stacks(self, stacks: list[int]) -> None:
         """Start over with other stack heights (a new position)."""
-        self.stacks = list(stacks)
-        self.dist = gain_distribution(self.stacks)
+        dist = gain_distribution(stacks)  # raises before anything changes if a height is impossible
+        self.stacks, self.dist = list(stacks), dist
         self.reset()
 
     def _refresh_text(self) -> None:
