@@ -9,6 +9,7 @@ L6 (South).
 from __future__ import annotations
 
 import pytest
+
 from treegames import core
 from treegames.aspens import new_game
 

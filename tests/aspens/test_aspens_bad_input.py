@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from treegames import core
 from treegames.aspens import END_TURN, ChooseFirst, GrowOut, GrowUp, Hex, RollSun, RollWind, Seed, parse_cell
 from treegames.aspens.board import Direction

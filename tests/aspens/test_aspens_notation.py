@@ -7,6 +7,7 @@ import pickle
 import random
 
 import pytest
+
 from treegames import core
 from treegames.aspens import (
     END_TURN,

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from treegames import core
 from treegames.aspens import (
     SUN_FACES,

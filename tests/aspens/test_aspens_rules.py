@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
+
 from treegames import core
 from treegames.aspens import (
     ASPEN,

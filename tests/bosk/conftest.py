@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from treegames import core
 from treegames.bosk import new_game
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from treegames import core
 from treegames.bosk import Action, Kind, new_game
 from treegames.core import IllegalAction, SavedGameError

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from treegames import core
 from treegames.bosk import new_game
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from treegames import core
 from treegames.bosk import LEAVES_PER_PLAYER, Action, Kind, Phase, new_game
 

@@ -6,6 +6,7 @@ import random
 from fractions import Fraction
 
 import pytest
+
 from treegames import core
 from treegames.bosk import (
     LEAF_TILES,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from treegames.bosk import SUMMER_POINTS, WINTER_POINTS, summer_points, winter_points
 
 # (totals, summer points, winter points)

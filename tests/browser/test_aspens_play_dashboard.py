@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-import harness
 import pytest
+
+import harness
 from treegames import aspens
 from treegames.aspens.board import Hex
 from treegames.ui.aspens_scene import HexGeometry
@@ -86,6 +87,19 @@ def test_clicking_a_highlighted_hex_plants_there(play_page):
     assert after["hash"] != before["hash"]
     assert errors == []
     harness.screenshot(page, "play-planted")
+
+
+def test_odds_tab_draws_the_exact_gains(play_page):
+    page, _, errors = play_page
+    page.get_by_role("tab", name="Odds").click()
+    page.get_by_text("The next Sun roll, exactly").first.wait_for(timeout=20_000)
+    board_and_dice = 2
+    stats = harness.wait_for_drawing(page, index=board_and_dice, min_inked=2000, timeout=30)
+    assert stats["width"] == 440
+    page.get_by_role("tab", name="Odds").scroll_into_view_if_needed()
+    harness.screenshot(page, "play-odds-tab")
+    page.get_by_role("tab", name="Event log").click()
+    assert errors == []
 
 
 def test_auto_play_watches_two_bots_to_the_end(play_page):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import harness
 import pytest
+
+import harness
 from treegames.aspens import SETUPS, make_board
 from treegames.aspens.board import Hex
 from treegames.ui.aspens_scene import HexGeometry

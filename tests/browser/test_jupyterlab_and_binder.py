@@ -7,8 +7,9 @@ import shutil
 import subprocess
 import sys
 
-import harness
 import pytest
+
+import harness
 
 NOTEBOOK = "notebooks/aspens/board-and-setups.ipynb"
 

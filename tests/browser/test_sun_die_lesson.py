@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import harness
 import numpy as np
 import pytest
+
+import harness
 from treegames.aspens.odds import gain_distribution
 from treegames.ui import palette
 from treegames.ui.odds_view import SIMULATED_COLOUR, distribution_scene, shared_axes

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import harness
-
 from treegames.ui.aspens_scene import HexGeometry
 
 GEO = HexGeometry()

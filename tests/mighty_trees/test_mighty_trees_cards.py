@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from treegames.mighty_trees import CardDataError, draw_pile_cards, habitat_cards
 from treegames.mighty_trees import deck as deck_module
 from treegames.mighty_trees.deck import (

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from treegames import core
 from treegames.core import CHANCE, IllegalAction, SavedGameError
 from treegames.mighty_trees import Action, GreedyBot, NotationError, Phase, Verb, new_game, parse_action

@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+
 from treegames import core
 from treegames.core import CHANCE, TERMINAL, IllegalAction
 from treegames.mighty_trees import Phase, new_game

@@ -183,3 +183,18 @@ def test_dice_scene_shows_the_faces(rolled):
         assert str(state.sun) in labels and state.wind.name in labels
     else:
         assert labels.count("?") == 2
+
+
+def test_odds_tab_follows_the_position_with_exact_numbers():
+    from treegames.aspens import gain_distribution
+
+    w = AspensPlay(seed=1, aspen="greedy", pine="greedy")
+    for _ in range(30):
+        w.step()
+    assert w.odds.stacks is None, "nothing is computed while the tab is closed"
+    w.tabs.selected_index = 2
+    s = w.state
+    assert w.odds.panels[0].dist == gain_distribution(s.stacks(0))
+    assert w.odds.panels[1].dist == gain_distribution(s.stacks(1))
+    w.odds.simulator.roll_hundred.click()
+    assert w.odds.simulator.total == 100

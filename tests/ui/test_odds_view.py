@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from treegames.aspens.board import Direction
 from treegames.aspens.odds import (
     SUN_FACES,
@@ -376,3 +377,19 @@ def test_answer_opens_and_closes_on_click():
     assert answer.is_open and answer.button.description == "Hide answer" and "2/3" in answer.body.value
     answer.button.click()
     assert not answer.is_open
+
+
+def test_narrow_slots_drop_the_simulated_percent_labels_but_keep_the_bars():
+    dist = gain_distribution([7, 5, 4, 3, 3, 2, 2])
+    rolls = {k: 5 for k in dist}
+    narrow = distribution_scene(dist, rolls, width=300)
+    assert set(bars(narrow, "simulated")) == set(dist)
+    assert not any(t.endswith("%") for t in narrow.texts())
+    wide = distribution_scene(dist, rolls, width=600)
+    assert any(t.endswith("%") for t in wide.texts())
+
+
+def test_a_text_box_takes_at_most_a_dozen_spaces():
+    assert len(parse_stacks(", ".join(["2"] * odds_view.MAX_SPACES))) == odds_view.MAX_SPACES
+    with pytest.raises(ValueError, match="at most"):
+        parse_stacks(", ".join(["2"] * (odds_view.MAX_SPACES + 1)))

@@ -44,6 +44,10 @@ ROOM_WEIGHT = 0.1
 """Value per empty space next to a grow-out target."""
 
 
+RISE = tuple(float(production_probability(h + 1) - production_probability(h)) for h in range(257))
+"""How much one more tree raises a space's production odds, by its current height."""
+
+
 class GreedyBot:
     """Plays the best-valued single placement now (see the module docstring); ties by rng."""
 
@@ -60,20 +64,22 @@ class GreedyBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        scored = [(self.value(state, a), i) for i, a in enumerate(actions)]
+        share = _empty_share(state)
+        scored = [(self.value(state, a, share), i) for i, a in enumerate(actions)]
         best = max(v for v, _ in scored)
         return actions[self.rng.choice([i for v, i in scored if v == best])]
 
-    def value(self, state: AspensState, action: object) -> float:
+    def value(self, state: AspensState, action: object, share: float | None = None) -> float:
         """How much this bot likes ``action`` in ``state`` (higher is better)."""
         if isinstance(action, Seed):
             return -distance(action.cell) + 0.01 * _empty_neighbours(state, action.cell)
         if isinstance(action, GrowUp):
             height = state.height(action.cell)
-            rise = production_probability(height + 1) - production_probability(height)
             if state.phase is Phase.GROW_START:
-                return float(rise) + 0.01 * height
-            return PRODUCTION_WEIGHT * float(rise) * _empty_share(state)
+                return RISE[height] + 0.01 * height
+            if share is None:
+                share = _empty_share(state)
+            return PRODUCTION_WEIGHT * RISE[min(height, 255)] * share
         if isinstance(action, GrowOut):
             return 1.0 + _cascade_gain(state, action) + _frontier_value(state, action.cell)
         if isinstance(action, EndTurn) or action is END_TURN:

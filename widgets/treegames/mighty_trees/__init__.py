@@ -17,7 +17,7 @@ The rules as implemented (rulebook section in brackets)
   empty.
 * [Player Commands] Each player is dealt 3 cards (one at a time, P1 first).
   [Game Turn] The first player is chosen at random (a chance node); turns then
-  go P1, P2, ... in order.
+  go round in seat order (after P2 comes P3, after the last player P1).
 * [Mobilization Phase] A turn starts with 3 Sols.
 * [Battle Phase / Sol Laws] Spend Sols on: planting a tree from the Command
   into an empty understory slot (its planting cost; the habitat's current

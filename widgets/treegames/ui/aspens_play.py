@@ -161,6 +161,8 @@ class AspensPlay(widgets.VBox):
         panel = OddsPanel()
         self.tabs.children = [*self.tabs.children, panel]
         self.tabs.set_title(len(self.tabs.children) - 1, "Odds")
+        self.tabs.observe(lambda change: panel.set_visible(change["new"] == len(self.tabs.children) - 1),
+                          names="selected_index")
         return panel
 
     def _legend_html(self) -> str:

@@ -53,6 +53,7 @@ __all__ = [
     "shared_axes",
     "note",
     "exact_and_decimal",
+    "stacks_text",
     "DistributionPanel",
     "GainSimulator",
     "HeightExplorer",
@@ -68,6 +69,9 @@ GRID = "#DDDDDD"
 HIGHLIGHT_ROW = "#FAF3B0"  # a pale tint of palette.YELLOW, so highlighted text stays readable
 PROGRESS_AFTER = 0.5
 """Seconds a batch of rolls may take before a progress note appears."""
+
+MAX_SPACES = 12
+"""The most stack heights a text box accepts (more would crowd the chart's value labels)."""
 
 DEFAULT_WIDTH = 440
 DEFAULT_HEIGHT = 290
@@ -114,8 +118,8 @@ def parse_stacks(text: str) -> list[int]:
         heights.append(int(part))
     if not heights:
         raise ValueError("type at least one stack height, e.g. 4, 3, 2")
-    if len(heights) > 30:
-        raise ValueError("that is more spaces than this page draws (at most 30)")
+    if len(heights) > MAX_SPACES:
+        raise ValueError(f"that is more spaces than this page draws (at most {MAX_SPACES})")
     return heights
 
 
@@ -175,6 +179,9 @@ def _label_box(x: float, y: float, text: str, char_w: float = 7.0) -> list[tuple
     half = len(text) * char_w / 2 + 2
     return [(x - half, y - 8), (x + half, y - 8), (x + half, y + 8), (x - half, y + 8)]
 
+
+MIN_SLOT_FOR_TWO_LABELS = 56.0
+"""Narrowest slot (pixels per value) that fits both an exact and a simulated label side by side."""
 
 LEGEND_ROW = 17.0
 """Pixels between legend rows."""
@@ -282,7 +289,8 @@ def distribution_scene(
     sim_labels = []
     if freqs:
         sims = sorted(freqs.items())
-        sim_labels = [(sim_x(v), y_of(f) - 9, percent_text(f, 0)) for v, f in sims]
+        if slot_w >= MIN_SLOT_FOR_TWO_LABELS:  # narrower slots: the bars speak, labels would collide
+            sim_labels = [(sim_x(v), y_of(f) - 9, percent_text(f, 0)) for v, f in sims]
         scene.add(Polygons(as_points([bar(sim_x(v), f) for v, f in sims]),
                            colours([SIMULATED_COLOUR] * len(sims)), stroke=palette.INK, line_width=1.0,
                            tags=tuple(("simulated", v) for v, _ in sims)))
@@ -433,19 +441,19 @@ class DistributionPanel(widgets.VBox):
         self.colour, self.title, self.independent = colour, title, independent
         self.max_value, self.max_probability = max_value, max_probability
         self.stacks = list(stacks)
-        self.dist = self._distribution()
+        self.dist = self._distribution(self.stacks)
         self.width, self.height = width, height
         self.view = SceneCanvas(width, height, self.scene)
         self.canvas = self.view.canvas
         self.summary = widgets.HTML(summary_html(self.stacks, self.dist))
-        super().__init__([self.canvas, self.summary])
+        super().__init__([self.canvas, self.summary], layout=widgets.Layout(margin="0 24px 12px 0"))
         self.add_class("treegames-distribution-panel")
 
-    def _distribution(self) -> dict[int, Fraction]:
-        """The real (one shared die) or counterfactual (independent dice) distribution."""
+    def _distribution(self, stacks: list[int]) -> dict[int, Fraction]:
+        """The real (one shared die) or counterfactual (independent dice) distribution for these stacks."""
         if self.independent:
-            return independent_gain_distribution(self.stacks)
-        return gain_distribution(self.stacks)
+            return independent_gain_distribution(stacks)
+        return gain_distribution(stacks)
 
     def scene(self) -> Scene:
         """The bar chart for the current stacks."""
@@ -455,7 +463,7 @@ class DistributionPanel(widgets.VBox):
 
     def set_stacks(self, stacks: list[int], title: str | None = None) -> None:
         """Show the distribution for other stacks (and optionally a new title)."""
-        dist = independent_gain_distribution(stacks) if self.independent else gain_distribution(stacks)
+        dist = self._distribution(stacks)  # raises before anything changes if a height is impossible
         self.stacks, self.dist = list(stacks), dist
         if title is not None:
             self.title = title
@@ -467,7 +475,7 @@ class GainSimulator(widgets.VBox):
     """Roll the Sun die for some stack heights and watch the simulated histogram approach the exact bars."""
 
     def __init__(self, stacks: list[int], rng: random.Random, title: str = "", colour: str = palette.BLUE,
-                 width: int = DEFAULT_WIDTH + 40, height: int = DEFAULT_HEIGHT + 10):
+                 width: int = 560, height: int = DEFAULT_HEIGHT + 10):
         self.rng = rng
         self.title = title
         self.colour = colour
@@ -586,7 +594,8 @@ class ForestExplorer(widgets.VBox):
         self.table = widgets.HTML()
         self.panel = DistributionPanel([0], colour=colour)
         self._update()
-        super().__init__([self.box, self.message, widgets.HBox([self.panel, self.table])])
+        super().__init__([self.box, self.message,
+                          widgets.HBox([self.panel, self.table], layout=widgets.Layout(flex_flow="row wrap"))])
         self.add_class("treegames-forest-explorer")
 
     def _update(self) -> None:
