@@ -208,3 +208,17 @@ def test_check_options_names_the_allowed_values():
 def test_step_refuses_a_finished_game():
     with pytest.raises(core.IllegalAction, match="over"):
         core.step(finished_game(1), [core.RandomBot(random.Random(1))] * 2, random.Random(1))
+
+
+def test_sample_chance_uses_a_fast_exact_sampler_when_offered():
+    class Deck:
+        current_player = core.CHANCE
+        phase = "draw"
+
+        def sample_chance(self, rng):
+            return "card"
+
+        def chance_outcomes(self):
+            raise AssertionError("the list should not be built")
+
+    assert core.sample_chance(Deck(), random.Random(1)) == "card"

@@ -229,7 +229,14 @@ def load_json(game: Game, text: str) -> State:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """Draw one outcome of a chance node with its exact probability, using ``rng``."""
+    """Draw one outcome of a chance node with its exact probability, using ``rng``.
+
+    A state may offer its own exact sampler, ``state.sample_chance(rng)`` (a card draw
+    among many cards, say), which is then used instead of building every outcome.
+    """
+    fast: Callable[[random.Random], Action] | None = getattr(state, "sample_chance", None)
+    if fast is not None and state.current_player == CHANCE:
+        return fast(rng)
     outcomes = state.chance_outcomes()
     if not outcomes:
         raise IllegalAction(f"there is no chance event now (phase {state.phase!r})")

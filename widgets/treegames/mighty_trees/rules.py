@@ -363,7 +363,7 @@ _FIELDS = (
 class MightyTreesState:
     """One immutable moment of a Mighty Trees game."""
 
-    __slots__ = _FIELDS + ("_legal", "_history", "_cond")
+    __slots__ = _FIELDS + ("_legal", "_history", "_cond", "_picked")
 
     game: MightyTreesGame
     habitat: int  # habitat id, -1 while none is drawn
@@ -405,7 +405,7 @@ class MightyTreesState:
             None,
             (),
         )
-        s._cond = None
+        s._cond = s._picked = None
         return s
 
     def _copy(self) -> MightyTreesState:
@@ -424,6 +424,7 @@ class MightyTreesState:
         s._history = None
         s._legal = None
         s._cond = self._cond
+        s._picked = None
         return s
 
     # ----------------------------------------------------------------- protocol
@@ -970,7 +971,8 @@ class MightyTreesState:
         """A uniformly random legal action (used by core.RandomBot)."""
         if self._legal is None:
             self.legal_actions()
-        return rng.choice(self._legal)
+        picked = self._picked = rng.choice(self._legal)  # remembered: apply need not check it again
+        return picked
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At chance nodes, (outcome, probability) pairs summing to 1; [] elsewhere."""
@@ -985,13 +987,16 @@ class MightyTreesState:
         if self.current_player != CHANCE:
             raise IllegalAction(f"there is no chance event now (phase {self.phase.value!r})")
         if self.phase is Phase.REGROUP or self.phase is Phase.DEAL:
-            return DRAW_ACTIONS[rng.choice(self.draw)]
+            picked = self._picked = DRAW_ACTIONS[rng.choice(self.draw)]
+            return picked
         return rng.choice(self._candidates())
 
     # ----------------------------------------------------------------- applying
 
     def _is_known_legal(self, action: object) -> bool:
         """A quick yes for a listed legal action or a plain draw of a card in the pile (else: check fully)."""
+        if action is self._picked and action is not None:
+            return True
         if action.__class__ is not Action:
             return False
         if action.verb is Verb.DRAW and self.phase in DRAW_PHASES:
@@ -1007,10 +1012,10 @@ class MightyTreesState:
         s = self._copy()
         s._trail = (self._trail, action)
         verb = action.verb
-        if verb is Verb.HABITAT:
-            s._do_habitat(action.card)
-        elif verb is Verb.DRAW:
+        if verb is Verb.DRAW:
             s._do_draw(action.card)
+        elif verb is Verb.HABITAT:
+            s._do_habitat(action.card)
         elif verb is Verb.FIRST:
             s.last_event = f"{player_name(action.player)} is chosen to play first."
             s._start_turn(action.player)

@@ -23,8 +23,8 @@ class OddsPanel(widgets.VBox):
         self.panels = [DistributionPanel([], title=f"{name}: trees gained next roll", colour=PLAYER_COLOURS[p],
                                          width=440, height=230)
                        for p, name in enumerate(PLAYER_NAMES)]
-        self.simulator = GainSimulator([], random.Random(seed), title="Simulated rolls vs exact",
-                                       colour=PLAYER_COLOURS[0], width=440, height=230)
+        self.simulator = GainSimulator([], random.Random(seed), title="Simulated rolls vs exact", width=440,
+                                       height=230)  # default blue exact bars, never too close to vermillion
         self.stacks: tuple | None = None
         self.pending = None
         self.visible = False
@@ -56,6 +56,5 @@ class OddsPanel(widgets.VBox):
         for p, panel in enumerate(self.panels):
             panel.set_stacks(list(stacks[p]))
         mover = state.current_player if state.current_player in (0, 1) else 0
-        self.simulator.colour = PLAYER_COLOURS[mover]
         self.simulator.title = f"{PLAYER_NAMES[mover]}: simulated rolls vs exact"
         self.simulator.set_stacks(list(stacks[mover]))

@@ -1,0 +1,163 @@
+"""Aspens play dashboard figures: Python frame cost mid-game, page load, click/Step to redrawn board, auto-play rate.
+
+Run: python benchmarks/bench_aspens_ui.py [--quick]
+Targets (issue 4): click to redrawn board <= 100 ms median; Python-side frame <= 1 ms;
+page load to first drawn board <= 3.5 s median; auto-play >= 10 steps/s without stale redraws.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import harness  # noqa: E402
+
+QUICK = "--quick" in sys.argv
+PATH = "aspens/play.ipynb"
+
+CLICK_JS = """
+async ([selector, x, y]) => {
+  const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 500)[0];
+  const ctx = c.getContext('2d');
+  const probe = () => { const d = ctx.getImageData(0, 0, c.width, c.height).data; let h = 0;
+    for (let i = 0; i < d.length; i += 64) h = (h * 31 + d[i] + d[i + 1]) | 0; return h; };
+  const before = probe();
+  const t0 = performance.now();
+  if (selector) {
+    const button = Array.from(document.querySelectorAll('button')).find(b => b.textContent.trim() === selector);
+    button.click();
+  } else {
+    const rect = c.getBoundingClientRect();
+    c.dispatchEvent(new MouseEvent('mousedown', {clientX: rect.left + x, clientY: rect.top + y, bubbles: true}));
+  }
+  while (probe() === before) {
+    await new Promise(r => requestAnimationFrame(r));
+    if (performance.now() - t0 > 5000) return -1;
+  }
+  return performance.now() - t0;
+}
+"""
+
+COUNT_FRAMES_JS = """
+async (ms) => {
+  const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 500)[0];
+  const ctx = c.getContext('2d');
+  const probe = () => { const d = ctx.getImageData(0, 0, c.width, c.height).data; let h = 0;
+    for (let i = 0; i < d.length; i += 64) h = (h * 31 + d[i] + d[i + 1]) | 0; return h; };
+  let last = probe(), changes = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    await new Promise(r => requestAnimationFrame(r));
+    const now = probe();
+    if (now !== last) { changes++; last = now; }
+  }
+  return changes;
+}
+"""
+
+
+def python_frame_ms() -> float:
+    """Median ms to compute and send the board of a mid-game position (targets shown)."""
+    from treegames.ui.aspens_play import AspensPlay
+
+    widget = AspensPlay(seed=2, aspen="greedy", pine="human")
+    widget.run_auto()  # to Pine's first move: a position with targets to highlight
+    for _ in range(3):
+        widget.bots = (widget.bots[0], widget.bots[0])
+        widget.run_auto(120)
+    widget.bots = (widget.bots[0], None)
+    manager = widget.board_view.canvas._canvas_manager
+    original = manager._send_custom
+    manager._send_custom = lambda *a, **k: None
+    times = []
+    for _ in range(200 if QUICK else 1000):
+        t0 = time.perf_counter()
+        widget.board_view.redraw()
+        times.append((time.perf_counter() - t0) * 1000)
+    manager._send_custom = original
+    return statistics.median(times)
+
+
+def step_number(page) -> int:
+    """The 'Step N of M' counter on the page."""
+    text = page.locator(".widget-html-content", has_text="of").filter(has_text="Step").first.inner_text()
+    return int(re.search(r"Step\s+(\d+)", text).group(1))
+
+
+def browser_figures() -> dict:
+    """Loads, Step-click and canvas-click redraw times, and auto-play rate in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    from treegames import aspens
+    from treegames.ui.aspens_scene import HexGeometry
+
+    geo = HexGeometry()
+    server = harness.start_voila()
+    out = {"loads": [], "steps": [], "clicks": []}
+    try:
+        with sync_playwright() as p:
+            browser = harness.launch_chromium(p)
+            harness.open_dashboard(browser.new_page(viewport=harness.VIEWPORT), server, PATH)  # warm-up
+            for _ in range(3 if QUICK else 6):
+                context = browser.new_context(viewport=harness.VIEWPORT)
+                page = context.new_page()
+                t0 = time.perf_counter()
+                page.goto(f"{server.base}/voila/render/{PATH}")
+                harness.wait_for_drawing(page, timeout=60)
+                out["loads"].append(time.perf_counter() - t0)
+                context.close()
+            page = browser.new_page(viewport={"width": 1280, "height": 1150})
+            harness.open_dashboard(page, server, PATH)
+            page.evaluate(CLICK_JS, ["Step", 0, 0])  # first player: Aspen (seed 1)
+            state = aspens.new_game().new_initial_state().apply(aspens.ChooseFirst(aspens.ASPEN))
+            for _ in range(3):  # Aspen (human) seeds by clicking, Pine (bot) answers on Step
+                target = sorted(state.legal_targets()["seed"])[0]
+                out["clicks"].append(page.evaluate(CLICK_JS, [None, *geo.center(target)]))
+                state = state.apply(aspens.Seed(target))
+                out["steps"].append(page.evaluate(CLICK_JS, ["Step", 0, 0]))
+                harness.wait_until_stable(page, quiet_ms=300)
+                bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1]
+                state = state.apply(state.parse_action(f"seed {bot_seed}"))
+            page.get_by_role("tab", name="New game").click()
+            page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
+            page.get_by_role("button", name=re.compile(r"Start new game")).click()
+            page.get_by_role("tab", name="Event log").click()
+            for _ in range(8 if QUICK else 20):
+                out["steps"].append(page.evaluate(CLICK_JS, ["Step", 0, 0]))
+            readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator(".widget-readout")
+            readout.click()
+            page.keyboard.press("Control+A")
+            page.keyboard.type("20")
+            page.keyboard.press("Enter")
+            before = step_number(page)
+            page.get_by_role("button", name=re.compile(r"Auto-play")).click()
+            seconds = 4 if QUICK else 8
+            frames = page.evaluate(COUNT_FRAMES_JS, seconds * 1000)
+            after = step_number(page)
+            page.get_by_role("button", name=re.compile(r"Auto-play")).click()
+            out["auto"] = ((after - before) / seconds, frames / seconds, 20)
+            browser.close()
+    finally:
+        server.stop()
+    return out
+
+
+def main() -> None:
+    print(f"aspens board frame mid-game, python side: {python_frame_ms():.3f} ms median")
+    f = browser_figures()
+    print(f"play page load to drawn board: {statistics.median(f['loads']):.2f} s median (n={len(f['loads'])})")
+    clicks = [c for c in f["clicks"] if c >= 0]
+    steps = [s for s in f["steps"] if s >= 0]
+    if clicks:
+        print(f"click on a hex to redrawn board: {statistics.median(clicks):.1f} ms median (n={len(clicks)})")
+    print(f"Step button to redrawn board: {statistics.median(steps):.1f} ms median (n={len(steps)})")
+    rate, frames, asked = f["auto"]
+    print(f"auto-play at {asked} steps/s asked: {rate:.1f} steps/s done, {frames:.1f} board changes/s seen")
+
+
+if __name__ == "__main__":
+    main()
