@@ -232,6 +232,19 @@ def open_dashboard(page, server: Server, path: str, prefix: str = "/voila/render
     return wait_until_stable(page)
 
 
+@contextlib.contextmanager
+def loaded_dashboard(browser, server: Server, path: str, viewport: dict | None = None):
+    """A fresh page with a dashboard loaded and drawn: yields (page, first canvas stats, page errors)."""
+    context = browser.new_context(viewport=viewport or VIEWPORT)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        yield page, open_dashboard(page, server, path), errors
+    finally:
+        context.close()
+
+
 def click_canvas(page, x: float, y: float, index: int = 0) -> None:
     """Click a canvas at canvas pixel (x, y)."""
     stats = canvas_stats(page, index)

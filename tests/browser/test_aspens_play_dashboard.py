@@ -18,13 +18,8 @@ GEO = HexGeometry()
 @pytest.fixture(scope="module")
 def play_page(browser, voila):
     """The play dashboard, loaded once for this module's tests (which run in order)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1150})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    first = harness.open_dashboard(page, voila, PATH)
-    yield page, first, errors
-    context.close()
+    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 1280, "height": 1150}) as loaded:
+        yield loaded
 
 
 def press(page, name: str) -> None:

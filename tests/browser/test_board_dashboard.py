@@ -28,13 +28,8 @@ def near(rgba, colour, tolerance=12) -> bool:
 @pytest.fixture(scope="module")
 def board_page(browser, voila):
     """One loaded board dashboard shared by the tests of this module (in order)."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    first = harness.open_dashboard(page, voila, PATH)
-    yield page, first, errors
-    context.close()
+    with harness.loaded_dashboard(browser, voila, PATH) as loaded:
+        yield loaded
 
 
 def test_board_is_drawn_when_the_page_opens(board_page):

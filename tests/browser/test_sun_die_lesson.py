@@ -67,13 +67,8 @@ def save_whole_page(page, name: str) -> None:
 @pytest.fixture(scope="module")
 def lesson(browser, voila):
     """One loaded lesson page shared by this module's tests (in order)."""
-    context = browser.new_context(viewport=harness.VIEWPORT)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    harness.open_dashboard(page, voila, PATH)
-    yield page, errors
-    context.close()
+    with harness.loaded_dashboard(browser, voila, PATH) as (page, _first, errors):
+        yield page, errors
 
 
 def test_lesson_opens_with_every_chart_drawn(lesson):
