@@ -13,7 +13,7 @@ import numpy as np
 
 from ..aspens.board import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
 from . import palette
-from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
+from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
 
 TILE_ORDER = ("centre", "E", "NE", "NW", "W", "SW", "SE")
 
@@ -238,19 +238,15 @@ def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
     for op in static_layers(board, geo):
         scene.add(op)
     index, _corners, centres = corner_table(board, geo)
-    owned = [[], []]
-    for cell in board.playable:
-        who = state.owner(cell)
-        if who is not None:
-            owned[who].append(cell)
+    owned = [sorted(state.spaces(0)), sorted(state.spaces(1))]
     for player in (0, 1):
         cells = owned[player]
-        scene.add(Polygons(shrunk(board, geo, cells, 0.97), colours([PLAYER_TINTS[player]] * len(cells)),
+        scene.add(Polygons(shrunk(board, geo, cells, 0.97), solid(PLAYER_TINTS[player], len(cells)),
                            tags=tuple(cells)))
     if show_targets:
         targets = state.legal_targets()
         plant_here = sorted(targets["seed"] | targets["grow-out"])
-        scene.add(Polygons(shrunk(board, geo, plant_here, 0.78), colours([palette.HIGHLIGHT] * len(plant_here)),
+        scene.add(Polygons(shrunk(board, geo, plant_here, 0.78), solid(palette.HIGHLIGHT, len(plant_here)),
                            stroke=palette.INK, line_width=1.0, tags=tuple(plant_here)))
         up_here = sorted(targets["grow-up"])
         scene.add(Polygons(shrunk(board, geo, up_here, 0.93), None, stroke="#C9B800", line_width=4.0,
@@ -262,14 +258,15 @@ def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
             continue
         points = centres[[index[c] for c in cells]]
         if TOKEN_SHAPES[player] == "circle":
-            scene.add(Circles(points, np.full(len(cells), radius), colours([PLAYER_COLOURS[player]] * len(cells)),
+            scene.add(Circles(points, np.full(len(cells), radius), solid(PLAYER_COLOURS[player], len(cells)),
                               stroke=palette.INK, line_width=0.8))
         else:
             scene.add(Polygons(token_triangles(points, radius * 1.15),
-                               colours([PLAYER_COLOURS[player]] * len(cells)), stroke=palette.INK,
+                               solid(PLAYER_COLOURS[player], len(cells)), stroke=palette.INK,
                                line_width=0.8, tags=tuple(cells)))
         dy = 0.0 if player == 0 else radius * 0.22
-        scene.add(Texts([(x, y + dy, str(state.height(c))) for (x, y), c in zip(points, cells, strict=True)],
+        labels = [str(state.height(c)) for c in cells]
+        scene.add(Texts([(x, y + dy, t) for (x, y), t in zip(points.tolist(), labels, strict=True)],
                         font="bold 11px sans-serif", colour=TOKEN_INK[player]))
     cascade = sorted(state.last_cascade)
     scene.add(Polygons(shrunk(board, geo, cascade, 0.86), None, stroke=palette.REDDISH_PURPLE, line_width=2.0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ipycanvas import Canvas, hold_canvas
+from ipycanvas.canvas import COMMANDS
 from ipywidgets import Layout
 
 from .scene import Circles, Polygons, Scene, Segments, Texts
@@ -64,13 +65,15 @@ def _draw_circles(canvas: Canvas, op: Circles) -> None:
 
 
 def _draw_texts(canvas: Canvas, op: Texts) -> None:
-    """Labels in one font and colour (all inside the same held message)."""
+    """Labels in one font and colour, queued straight into the held message (ipycanvas has no batched text)."""
     canvas.font = op.font
     canvas.fill_style = op.colour
     canvas.text_align = op.align
     canvas.text_baseline = op.baseline
+    send = canvas._canvas_manager.send_draw_command
+    fill_text = COMMANDS["fillText"]
     for x, y, text in op.items:
-        canvas.fill_text(text, x, y)
+        send(canvas, fill_text, [text, float(x), float(y)])
 
 
 _DRAW: dict[type, Callable] = {

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 RGB = tuple[int, int, int]
 
 
+@cache
 def hex_to_rgb(colour: str) -> RGB:
     """(r, g, b) for a '#rrggbb' colour string."""
     colour = colour.lstrip("#")

@@ -93,6 +93,11 @@ def colours(names: list[str]) -> np.ndarray:
     return np.array([hex_to_rgb(c) for c in names], dtype=np.uint8)
 
 
+def solid(colour: str, n: int) -> np.ndarray:
+    """An (n, 3) uint8 array of one '#rrggbb' colour."""
+    return np.tile(np.array(hex_to_rgb(colour), dtype=np.uint8), (n, 1))
+
+
 def as_points(polygons: list[list[tuple[float, float]]]) -> np.ndarray:
     """An (n, corners, 2) float array from lists of (x, y) corners."""
     if not polygons:
