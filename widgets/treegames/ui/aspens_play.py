@@ -31,8 +31,8 @@ from .timeline import Timeline
 CONTROLLERS = {"Human": "human", "Bot (greedy)": "greedy", "Bot (random)": "random"}
 """Who plays a side: a person clicking, or one of the engine's bots."""
 
-LOG_WINDOW = 40
-"""How many event-log entries are listed around the current step."""
+LOG_WINDOW = 100
+"""How many event-log entries are listed around the current step (Back/Forward reach the rest)."""
 
 
 def make_bot(kind: str, seed: int):
@@ -411,7 +411,7 @@ class AspensPlay(widgets.VBox):
     def _update_log(self) -> None:
         """The event log around the step on screen; picking an entry jumps there."""
         t = self.timeline
-        first = max(1, t.cursor - LOG_WINDOW + 10)
+        first = max(1, t.cursor - LOG_WINDOW + 20)
         last = min(len(t.states) - 1, first + LOG_WINDOW - 1)
         entries = [(f"{i}. {t.states[i].last_action}", i) for i in range(first, last + 1)]
         self._log_busy = True
@@ -420,7 +420,8 @@ class AspensPlay(widgets.VBox):
             self.event_log.value = t.cursor if t.cursor >= first else None
         finally:
             self._log_busy = False
-        self.position.value = f"Step <b>{t.cursor}</b> of {len(t.states) - 1}"
+        shown = f" (the list shows steps {first}-{last})" if first > 1 or last < len(t.states) - 1 else ""
+        self.position.value = f"Step <b>{t.cursor}</b> of {len(t.states) - 1}{shown}"
 
     def _on_log(self, change) -> None:
         """A log entry was picked: jump to that moment."""
