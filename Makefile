@@ -36,7 +36,7 @@ serve: venv
 		--VoilaConfiguration.default_pool_size=1
 
 lint: venv
-	$(BIN)/ruff check widgets tests benchmarks
+	$(BIN)/ruff check widgets tests benchmarks notebooks
 
 test: venv chromium lint
 	$(BIN)/python -m pytest tests notebooks --nbval-lax -p no:cacheprovider

@@ -32,8 +32,8 @@ def test_placing_on_water_while_seeding(game):
 
 def test_placing_on_the_opponents_space(started):
     state = started.apply("sun 2").apply("wind W")
-    refused(state, GrowOut(parse_cell("H3")), "another player controls")
-    refused(state, GrowUp(parse_cell("H13")), "another player controls")
+    refused(state, GrowOut(parse_cell("H3")), "owned by the other player")
+    refused(state, GrowUp(parse_cell("H13")), "owned by the other player")
 
 
 def test_placing_out_of_the_wind(planting):

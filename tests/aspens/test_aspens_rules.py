@@ -260,7 +260,7 @@ def test_plant_b_water_is_never_an_empty_space(planting):
 def test_important_reminders_never_on_the_other_players_space(started):
     state = started.apply("sun 2").apply("wind W")  # W is valid: from H5 the West is water, from H11 it is H10
     for action in (GrowOut(parse_cell("H3")), GrowUp(parse_cell("H3"))):
-        with pytest.raises(IllegalAction, match="another player controls"):
+        with pytest.raises(IllegalAction, match="owned by the other player"):
             state.apply(action)
 
 

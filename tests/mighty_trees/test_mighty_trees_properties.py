@@ -154,7 +154,8 @@ def test_views_hide_other_hands(spec):
 def test_parse_action_bad_notation_raises_clear_error(text):
     with pytest.raises(NotationError) as err:
         parse_action(text)
-    assert repr(text)[1:-1] in str(err.value) or "notation" in str(err.value)
+    message = str(err.value)
+    assert message.strip() and (text.strip() == "" or repr(text)[1:-1] in message or "notation" in message)
 
 
 def test_parse_action_reads_the_issue_examples():
@@ -214,7 +215,10 @@ def test_state_is_immutable_under_apply():
 
 def test_random_bot_plays_full_games():
     for players in range(2, 7):
-        assert random_game(players, players, {})[-1].is_terminal()
+        final = random_game(players, players, {})[-1]
+        assert final.is_terminal()
+        won = any(None not in final.canopy(p) or final.captured[p] for p in range(players))
+        assert (final.winners() != ()) == won, "a winner exactly when someone captured the habitat"
 
 
 def test_greedy_bot_beats_random_bot_clearly():
@@ -234,4 +238,4 @@ def test_greedy_bot_plays_every_player_count():
     for players in (3, 6):
         rng = random.Random(players)
         final = core.play(new_game(players), [GreedyBot() for _ in range(players)], rng)
-        assert final.is_terminal()
+        assert len(final.winners()) <= 1 and sum(final.captured) == len(final.winners())

@@ -198,6 +198,8 @@ def load_json(game: Game, text: str) -> State:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise SavedGameError(f"the saved game is not valid JSON (truncated?): {err}") from None
+    except RecursionError:
+        raise SavedGameError("the saved game is nested too deeply to be a treegames save") from None
     if not isinstance(data, dict):
         raise SavedGameError("the saved game must be a JSON object with format, game, options and history")
     for field in ("format", "game", "options", "history"):

@@ -197,6 +197,33 @@ class RollWind:
 
 END_TURN = EndTurn()
 
+
+def _is_hex(value: object) -> bool:
+    """True for a pair of whole numbers (a Hex or a plain tuple), the only thing a hex can be."""
+    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def malformed(action: object) -> str | None:
+    """What is wrong with the shape of an action's fields (wrong types), or None if it is well formed.
+
+    Values that merely compare equal (1.0 for 1, True for 1, a float hex) would be
+    written into the history in a form the notation cannot read back, so they are refused.
+    """
+    kind = type(action)
+    if kind is ChooseFirst:
+        return None if type(action.player) is int else "the player must be 0 (Aspen) or 1 (Pine)"
+    if kind is RollSun:
+        return None if type(action.value) is int else "the Sun die shows a whole number 2-7"
+    if kind is RollWind:
+        return None if isinstance(action.direction, Direction) else "the Wind die shows a Direction"
+    if kind is Seed or kind is GrowUp or kind is GrowOut:
+        if not _is_hex(action.cell):
+            return "a hex is a pair of whole numbers (q, r)"
+        if kind is GrowOut and (action.source is not None or action.direction is not None):
+            if not _is_hex(action.source) or not isinstance(action.direction, Direction):
+                return "a grow-out's source must be a hex and its direction a Direction"
+    return None
+
 Action = ChooseFirst | Seed | GrowUp | GrowOut | EndTurn | RollSun | RollWind
 
 FIRST_OUTCOMES = ((ChooseFirst(ASPEN), Fraction(1, 2)), (ChooseFirst(PINE), Fraction(1, 2)))
@@ -667,22 +694,29 @@ class AspensState:
         if isinstance(action, str):
             action = self.parse_action(action)
         kind = type(action)
-        if kind is GrowUp:
-            s = self._apply_grow_up(action)
-        elif kind is GrowOut:
-            s = self._apply_grow_out(action)
-        elif kind is EndTurn:
-            s = self._apply_end_turn(action)
-        elif kind is RollSun:
-            s = self._apply_sun(action)
-        elif kind is RollWind:
-            s = self._apply_wind(action)
-        elif kind is Seed:
-            s = self._apply_seed(action)
-        elif kind is ChooseFirst:
-            s = self._apply_first(action)
-        else:
-            raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
+        try:
+            if kind is GrowUp:
+                s = self._apply_grow_up(action)
+            elif kind is GrowOut:
+                s = self._apply_grow_out(action)
+            elif kind is EndTurn:
+                s = self._apply_end_turn(action)
+            elif kind is RollSun:
+                s = self._apply_sun(action)
+            elif kind is RollWind:
+                s = self._apply_wind(action)
+            elif kind is Seed:
+                s = self._apply_seed(action)
+            elif kind is ChooseFirst:
+                s = self._apply_first(action)
+            else:
+                raise IllegalAction(f"{action!r} is not an Aspens action; {self._expected()}")
+        except (TypeError, AttributeError):  # a field of the wrong type that the rule checks tripped over
+            problem = malformed(action) or "a field has the wrong type"
+            raise IllegalAction(f"{action!r} is not a well-formed Aspens action: {problem}") from None
+        problem = malformed(action)  # equal-looking values (1.0, True) would break the saved notation
+        if problem:
+            raise IllegalAction(f"{action!r} is not a well-formed Aspens action: {problem}")
         s.__class__ = AspensState
         return s
 
@@ -915,8 +949,8 @@ class AspensState:
             raise IllegalAction(f"{action}: {name} is a water tile; water is never an empty space ({rule})")
         if (self._own[1 - p] >> b) & 1:
             raise IllegalAction(
-                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; you can never place a tree on a space "
-                f"another player controls ({RULE_OWNED})"
+                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; a space owned by the other player is never open to you "
+                f"({RULE_OWNED})"
             )
         if (self._own[p] >> b) & 1:
             raise IllegalAction(f"{action}: {name} is already yours; a new space must be empty ({rule})")
@@ -971,8 +1005,8 @@ class AspensState:
             raise IllegalAction(f"{action}: {name} is a water tile; no tree can ever stand on water ({RULE_UP})")
         if (self._own[1 - p] >> b) & 1:
             raise IllegalAction(
-                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; you can never place a tree on a space "
-                f"another player controls ({RULE_OWNED})"
+                f"{action}: {name} belongs to {PLAYER_NAMES[1 - p]}; a space owned by the other player is never open to you "
+                f"({RULE_OWNED})"
             )
         if self.phase is Phase.GROW_START:
             raise IllegalAction(
@@ -989,7 +1023,7 @@ class AspensState:
         if phase is not _PLANT:
             if phase is Phase.GROW_START:
                 raise IllegalAction(
-                    f"{action}: you cannot place on an empty space in this stage; add your trees to your "
+                    f"{action}: empty spaces are closed while growing the starting forests; add your trees to your "
                     f"own seeded spaces ({RULE_GROW_START})"
                 )
             raise self._wrong_phase(action, RULE_OUT)

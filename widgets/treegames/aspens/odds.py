@@ -58,6 +58,8 @@ def producing_suns(trees: int) -> tuple[int, ...]:
 
 def production_probability(trees: int) -> Fraction:
     """The chance that a space with ``trees`` trees produces on one Sun roll (0 for 0-1, 1 for 7+)."""
+    if type(trees) is not int:
+        raise ValueError(f"a stack height is a whole number of trees, not {trees!r}")
     if trees < 0:
         raise ValueError(f"a space cannot hold {trees} trees")
     return FACE_PROBABILITY * len(producing_suns(trees))

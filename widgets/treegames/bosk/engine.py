@@ -45,6 +45,9 @@ __all__ = [
 class Phase(str, Enum):
     """The rulebook step in force."""
 
+    def __str__(self) -> str:
+        return self.value
+
     START_PLAYER = "start player"
     """Setup 4: a chance node picks the start player."""
     SPRING = "spring"
@@ -67,6 +70,9 @@ class Phase(str, Enum):
 
 class Kind(str, Enum):
     """The kinds of action, named by their notation keyword."""
+
+    def __str__(self) -> str:
+        return self.value
 
     START = "start player"
     TREE = "tree"
@@ -500,8 +506,8 @@ class BoskState:
             raise IllegalAction(f"I. Spring 1: {where} is not a trail intersection of this park")
         if not park.is_interior(action.row, action.col):
             raise IllegalAction(
-                f"I. Spring 1, note: trees may not be placed on the edges, corners or outside border "
-                f"of the play area, and {where} is on the edge"
+                f"I. Spring 1, note: {where} lies on the park's edge; trees grow only at inner "
+                f"intersections, away from edges, corners and the border"
             )
         i = park.intersection(action.row, action.col)
         if self.trees[i]:

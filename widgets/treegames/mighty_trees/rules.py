@@ -76,6 +76,9 @@ CLOUD_ROUNDS = 1
 POWER_DISCOUNT = 1
 """Our interpretation: rich soil and fire season powers take 1 Sol off (never below 1)."""
 
+MAX_TURNS_LIMIT = 100_000
+"""The largest allowed ``max_turns``: a bound keeps the promise that every game ends."""
+
 OPTION_DEFAULTS: dict[str, Any] = {
     "max_turns": 200,
     "habitats_to_win": 1,
@@ -256,8 +259,11 @@ class MightyTreesGame:
             raise ValueError(f"Mighty Trees is for 2-6 players (rulebook, # of Players), not {players!r}")
         core.check_options(options, OPTION_RULES)
         merged = {**OPTION_DEFAULTS, **options}
-        if merged["max_turns"] < 1:
-            raise ValueError(f"option 'max_turns' must be at least 1, not {merged['max_turns']}")
+        if not 1 <= merged["max_turns"] <= MAX_TURNS_LIMIT:
+            raise ValueError(
+                f"option 'max_turns' must be from 1 to {MAX_TURNS_LIMIT} (so that every game ends), "
+                f"not {merged['max_turns']}"
+            )
         self.num_players = players
         self.options = merged
         self.max_turns: int = merged["max_turns"]
@@ -386,12 +392,19 @@ class MightyTreesState:
     _trail: tuple | None  # the history as a chain (earlier chain, last action), so apply is O(1)
     last_event: str
 
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a MightyTreesState is immutable; apply an action to get a new state")
+
+    def _remember(self, name: str, value: object) -> None:
+        """Fill a private cache (legal actions, history, conditions): derived data, never the position."""
+        object.__setattr__(self, name, value)
+
     # ----------------------------------------------------------------- making
 
     @classmethod
     def _initial(cls, game: MightyTreesGame) -> MightyTreesState:
         """The state before the habitat is drawn."""
-        s = object.__new__(cls)
+        s = object.__new__(_Draft)
         n = game.num_players
         s.game, s.habitat, s.habitats_used, s.captured = game, -1, 0, (0,) * n
         s.trends = ()
@@ -406,11 +419,12 @@ class MightyTreesState:
             (),
         )
         s._cond = s._picked = None
+        s.__class__ = MightyTreesState
         return s
 
     def _copy(self) -> MightyTreesState:
-        """A fresh copy to build the next state in (never exposed before it is finished)."""
-        s = object.__new__(MightyTreesState)
+        """A writable draft copy to build the next state in (frozen by apply before anyone sees it)."""
+        s = object.__new__(_Draft)
         s.game, s.habitat, s.habitats_used, s.captured = (
             self.game,
             self.habitat,
@@ -438,7 +452,7 @@ class MightyTreesState:
             while trail is not None:
                 trail, action = trail
                 actions.append(action)
-            self._history = tuple(reversed(actions))
+            self._remember("_history", tuple(reversed(actions)))
         return self._history
 
     @property
@@ -514,7 +528,7 @@ class MightyTreesState:
             t += SHIFT_T[card]
             w += SHIFT_W[card]
         result = (clamp(t), clamp(w))
-        self._cond = (self.habitat, self.trends, self.weather_items, result)
+        self._remember("_cond", (self.habitat, self.trends, self.weather_items, result))
         return result
 
     @property
@@ -964,14 +978,15 @@ class MightyTreesState:
     def legal_actions(self) -> list[Action]:
         """The actions allowed now (at a chance node: its outcomes)."""
         if self._legal is None:
-            self._legal = self._candidates()
+            self._remember("_legal", self._candidates())
         return list(self._legal)
 
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action (used by core.RandomBot)."""
         if self._legal is None:
             self.legal_actions()
-        picked = self._picked = rng.choice(self._legal)  # remembered: apply need not check it again
+        picked = rng.choice(self._legal)
+        self._remember("_picked", picked)  # apply need not check it again
         return picked
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
@@ -987,7 +1002,8 @@ class MightyTreesState:
         if self.current_player != CHANCE:
             raise IllegalAction(f"there is no chance event now (phase {self.phase.value!r})")
         if self.phase is Phase.REGROUP or self.phase is Phase.DEAL:
-            picked = self._picked = DRAW_ACTIONS[rng.choice(self.draw)]
+            picked = DRAW_ACTIONS[rng.choice(self.draw)]
+            self._remember("_picked", picked)
             return picked
         return rng.choice(self._candidates())
 
@@ -999,6 +1015,8 @@ class MightyTreesState:
             return True
         if action.__class__ is not Action:
             return False
+        if type(action.card) is not int or type(action.player) is not int or type(action.slot) is not int:
+            return False  # look-alikes such as 1.0 or True go through the full check, which refuses them
         if action.verb is Verb.DRAW and self.phase in DRAW_PHASES:
             return action.card in self.draw and action == DRAW_ACTIONS[action.card]
         return self._legal is not None and action in self._legal
@@ -1026,6 +1044,7 @@ class MightyTreesState:
             s._regroup()
         else:
             s._do_battle(action)
+        s.__class__ = MightyTreesState
         return s
 
     def _do_habitat(self, habitat: int) -> None:
@@ -1383,3 +1402,10 @@ def parse_action(text: str) -> Action:
         card = _card(m.group(1), text)
         return Action(Verb.DISASTER, card, -1 if m.group(2) is None else _number(m.group(2), text))
     raise NotationError(f"{text!r}: unknown action {verb!r}; {USAGE}")
+
+
+class _Draft(MightyTreesState):
+    """A state under construction inside apply: writable until apply freezes it."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__

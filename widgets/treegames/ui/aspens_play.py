@@ -104,7 +104,7 @@ class AspensPlay(widgets.VBox):
         self.undo_button = b(description="Undo", icon="undo", tooltip="Take back the last tree (not a die roll)",
                              layout=small)
         self.end_turn_button = b(description="End turn", icon="check",
-                                 tooltip="Pass the dice; allowed while holding at most 5 trees", layout=small)
+                                 tooltip=f"Pass the dice; allowed while holding at most {aspens.HOLD_LIMIT} trees", layout=small)
         self.auto_button = widgets.ToggleButton(description="Auto-play", icon="play", layout=widgets.Layout(width="110px"),
                                                 tooltip="Keep stepping until a person must move or the game ends")
         self.speed = widgets.IntSlider(value=10, min=1, max=30, description="steps/s",
