@@ -33,7 +33,8 @@ serve: venv
 	@echo "Dashboards: http://127.0.0.1:$(PORT)/voila/render/index.ipynb   (Ctrl-C stops the server)"
 	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
 		--VoilaConfiguration.show_tracebacks=False --VoilaConfiguration.preheat_kernel=True \
-		--VoilaConfiguration.default_pool_size=1
+		--VoilaConfiguration.default_pool_size=1 \
+		--MappingKernelManager.cull_idle_timeout=900 --MappingKernelManager.cull_interval=60
 
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks

@@ -47,13 +47,14 @@ def free_port() -> int:
 class Server:
     """A Jupyter-family server process in its own process group, stopped with every kernel it spawned."""
 
-    def __init__(self, argv: list[str], port: int, cwd: Path, ready_path: str = "/", log_name: str = "server"):
+    def __init__(self, argv: list[str], port: int, cwd: Path, ready_path: str = "/", log_name: str = "server",
+                 env: dict | None = None):
         ARTIFACTS.mkdir(exist_ok=True)
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = ARTIFACTS / f"{log_name}-{port}.log"
         self._log = open(self.log_path, "wb")
-        env = dict(os.environ, PYTHONUNBUFFERED="1", JUPYTER_PLATFORM_DIRS="1")
+        env = dict(env or os.environ, PYTHONUNBUFFERED="1", JUPYTER_PLATFORM_DIRS="1")
         self.proc = subprocess.Popen(argv, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True, env=env)
         self.kernel_pids: set[int] = set()
@@ -81,6 +82,15 @@ class Server:
         except psutil.NoSuchProcess:
             return []
         self.kernel_pids.update(p.pid for p in found)
+        return found
+
+    def live_kernels(self) -> set[int]:
+        """PIDs of the live kernels the server started."""
+        found = set()
+        for p in self.children():
+            with contextlib.suppress(psutil.Error):
+                if "ipykernel" in " ".join(p.cmdline()):
+                    found.add(p.pid)
         return found
 
     def kernel_rss(self) -> list[int]:
@@ -114,8 +124,12 @@ class Server:
         return [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
 
 
+CULL_ARGS = ["--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=60"]
+"""Kernels of closed pages are stopped after 15 idle minutes (closing a tab does not stop its kernel)."""
+
+
 def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None,
-                preheat: bool = True) -> Server:
+                preheat: bool = True, extra: list[str] | None = None) -> Server:
     """Voila serving every notebook under ``root`` on a free loopback port, as ``make serve`` does.
 
     With ``preheat`` (the default, like ``make serve``) each notebook runs in a waiting kernel before any
@@ -125,11 +139,11 @@ def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | 
     exe = str(python or sys.executable)
     argv = [exe, "-m", "voila", str(root), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
             "--VoilaConfiguration.show_tracebacks=False", f"--VoilaConfiguration.preheat_kernel={preheat}",
-            "--VoilaConfiguration.default_pool_size=1"]
+            "--VoilaConfiguration.default_pool_size=1", *(CULL_ARGS if extra is None else extra)]
     return Server(argv, port, cwd=root, log_name="voila")
 
 
-def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None) -> Server:
+def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None, env: dict | None = None) -> Server:
     """A JupyterLab ('lab') or plain Jupyter ('server') server without token, for the Lab and Binder checks."""
     port = free_port()
     exe = str(python or sys.executable)
@@ -138,7 +152,7 @@ def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None) -> S
             "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.open_browser=False",
             "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={root}",
             "--allow-root"]
-    return Server(argv, port, cwd=root, ready_path="/api", log_name=kind)
+    return Server(argv, port, cwd=root, ready_path="/api", log_name=kind, env=env)
 
 
 def launch_chromium(playwright):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +51,8 @@ def binder_environment() -> tuple[str, dict]:
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
                        cwd=harness.ROOT, check=True)
         (home / ".built").touch()
-    env = dict(os.environ, PATH=f"{home / 'bin'}:{os.environ['PATH']}", VIRTUAL_ENV=str(home))
+    env = dict(os.environ, PATH=f"{home / 'bin'}:{os.environ['PATH']}", VIRTUAL_ENV=str(home),
+               JUPYTER_CONFIG_DIR=str(home / "jupyter-config"))  # postBuild writes there, not in ~/.jupyter
     subprocess.run(["bash", "binder/postBuild"], cwd=harness.ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL)
     return str(python), env
@@ -57,11 +60,13 @@ def binder_environment() -> tuple[str, dict]:
 
 @pytest.mark.slow
 def test_binder_urlpath_opens_the_dashboard(browser):
-    python, _ = binder_environment()
+    python, env = binder_environment()
+    config = json.loads((Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json").read_text())
+    assert config["MappingKernelManager"]["cull_idle_timeout"] > 0, "postBuild turns on idle-kernel culling"
     check = subprocess.run([python, "-c", "import treegames, sys; print(treegames.__file__)"],
                            capture_output=True, text=True, check=True, cwd="/")
     assert "site-packages" in check.stdout, "the Binder env must use its own installed copy"
-    server = harness.start_jupyter("server", python=python)
+    server = harness.start_jupyter("server", python=python, env=env)
     try:
         context = browser.new_context(viewport=harness.VIEWPORT)
         page = context.new_page()
