@@ -56,6 +56,19 @@ def test_a_person_seeds_grows_and_plays_a_turn(mirrored):
     (page, _first, errors), local = mirrored
     while not local.is_human_turn():
         press_step(page, local)
+    # five rapid clicks on one space: one seed, four refusals, nothing corrupted
+    target = sorted(local.state.legal_targets()["seed"])[0]
+    start = local.timeline.cursor
+    for _ in range(5):
+        harness.click_canvas(page, *local.geo.center(target))
+        local.click(*local.geo.center(target))
+    assert local.timeline.cursor == start + 1
+    wait_for_step(page, start + 1)
+    refusal = "a bot" if not local.is_human_turn() else "Not allowed"  # the same words in both widgets
+    assert refusal in local.message.value
+    page.locator(".widget-html-content", has_text=refusal).first.wait_for(timeout=20_000)
+    harness.wait_until_stable(page)
+    assert page_step(page) == start + 1
     while local.state.phase in (aspens.Phase.SEED, aspens.Phase.GROW_START) or not local.is_human_turn():
         if not local.is_human_turn():
             press_step(page, local)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from treegames import aspens, core
 from treegames.aspens import Hex, Phase
@@ -198,3 +200,27 @@ def test_odds_tab_follows_the_position_with_exact_numbers():
     assert w.odds.panels[1].dist == gain_distribution(s.stacks(1))
     w.odds.simulator.roll_hundred.click()
     assert w.odds.simulator.total == 100
+
+
+@given(st.lists(st.sampled_from(["push", "back", "forward", "undo", "jump"]), max_size=40), st.integers(0, 50))
+@settings(max_examples=60, deadline=None)
+def test_timeline_keeps_a_consistent_list_of_states(moves, where):
+    game = aspens.new_game()
+    t = Timeline(game.new_initial_state())
+    rng = random.Random(len(moves))
+    for move in moves:
+        if move == "push" and not t.current.is_terminal():
+            s = t.current
+            t.push(s.apply(core.sample_chance(s, rng) if s.current_player == core.CHANCE
+                           else core.RandomBot(rng).choose(s)))
+        elif move == "back":
+            t.back()
+        elif move == "forward":
+            t.forward()
+        elif move == "undo":
+            t.undo()
+        else:
+            t.jump(where)
+        assert 0 <= t.cursor < len(t.states)
+        for earlier, later in zip(t.states, t.states[1:], strict=False):
+            assert later.history[:-1] == earlier.history, "each state follows from the one before"

@@ -78,7 +78,6 @@ class AspensPlay(widgets.VBox):
     def __init__(self, setup: int = 2, seed: int = 1, aspen: str = "human", pine: str = "greedy",
                  size: float = 19.0, odds_panel: bool = True):
         self.geo = HexGeometry(size=size)
-        self._busy = False
         self._auto_task = None
         self.board_view = SceneCanvas(self.geo.width, self.geo.height, self.board_scene, draw_now=False)
         self.board_view.canvas.on_mouse_down(self.click)
@@ -278,16 +277,11 @@ class AspensPlay(widgets.VBox):
 
     def try_action(self, action) -> bool:
         """Apply a person's action; on IllegalAction show the engine's reason and change nothing."""
-        if self._busy:
-            return False
-        self._busy = True
         try:
             nxt = self.state.apply(action)
         except core.IllegalAction as err:
             self._say(f"Not allowed: {html.escape(str(err))}", error=True)
             return False
-        finally:
-            self._busy = False
         self._advance_to(nxt)
         return True
 
