@@ -19,29 +19,6 @@ import harness  # noqa: E402
 QUICK = "--quick" in sys.argv
 PATH = "aspens/play.ipynb"
 
-CLICK_JS = """
-async ([selector, x, y]) => {
-  const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 500)[0];
-  const ctx = c.getContext('2d');
-  const probe = () => { const d = ctx.getImageData(0, 0, c.width, c.height).data; let h = 0;
-    for (let i = 0; i < d.length; i += 64) h = (h * 31 + d[i] + d[i + 1]) | 0; return h; };
-  const before = probe();
-  const t0 = performance.now();
-  if (selector) {
-    const button = Array.from(document.querySelectorAll('button')).find(b => b.textContent.trim() === selector);
-    button.click();
-  } else {
-    const rect = c.getBoundingClientRect();
-    c.dispatchEvent(new MouseEvent('mousedown', {clientX: rect.left + x, clientY: rect.top + y, bubbles: true}));
-  }
-  while (probe() === before) {
-    await new Promise(r => requestAnimationFrame(r));
-    if (performance.now() - t0 > 5000) return -1;
-  }
-  return performance.now() - t0;
-}
-"""
-
 COUNT_FRAMES_JS = """
 async (ms) => {
   const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 500)[0];
@@ -112,13 +89,13 @@ def browser_figures() -> dict:
                 context.close()
             page = browser.new_page(viewport={"width": 1280, "height": 1150})
             harness.open_dashboard(page, server, PATH)
-            page.evaluate(CLICK_JS, ["Step", 0, 0])  # first player: Aspen (seed 1)
+            harness.time_to_redraw(page, "Step")  # first player: Aspen (seed 1)
             state = aspens.new_game().new_initial_state().apply(aspens.ChooseFirst(aspens.ASPEN))
             for _ in range(3):  # Aspen (human) seeds by clicking, Pine (bot) answers on Step
                 target = sorted(state.legal_targets()["seed"])[0]
-                out["clicks"].append(page.evaluate(CLICK_JS, [None, *geo.center(target)]))
+                out["clicks"].append(harness.time_to_redraw(page, None, *geo.center(target)))
                 state = state.apply(aspens.Seed(target))
-                out["steps"].append(page.evaluate(CLICK_JS, ["Step", 0, 0]))
+                out["steps"].append(harness.time_to_redraw(page, "Step"))
                 harness.wait_until_stable(page, quiet_ms=300)
                 bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1]
                 state = state.apply(state.parse_action(f"seed {bot_seed}"))
@@ -127,7 +104,7 @@ def browser_figures() -> dict:
             page.get_by_role("button", name=re.compile(r"Start new game")).click()
             page.get_by_role("tab", name="Event log").click()
             for _ in range(8 if QUICK else 20):
-                out["steps"].append(page.evaluate(CLICK_JS, ["Step", 0, 0]))
+                out["steps"].append(harness.time_to_redraw(page, "Step"))
             readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator(".widget-readout")
             readout.click()
             page.keyboard.press("Control+A")

@@ -17,24 +17,6 @@ import harness  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 
-CLICK_AND_WAIT_JS = """
-async ([x, y]) => {
-  const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50)[0];
-  const ctx = c.getContext('2d');
-  const probe = () => Array.from(ctx.getImageData(Math.round(x) - 12, Math.round(y) - 12, 24, 24).data).join(',');
-  const before = probe();
-  const rect = c.getBoundingClientRect();
-  const t0 = performance.now();
-  c.dispatchEvent(new MouseEvent('mousedown', {clientX: rect.left + x, clientY: rect.top + y, bubbles: true}));
-  while (probe() === before) {
-    await new Promise(r => requestAnimationFrame(r));
-    if (performance.now() - t0 > 5000) return -1;
-  }
-  return performance.now() - t0;
-}
-"""
-
-
 def frame_cost() -> tuple[float, int]:
     """Median ms to compute and send one board frame, and comm messages per frame."""
     from treegames.aspens.board import Hex
@@ -83,7 +65,7 @@ def browser_figures() -> dict:
             harness.open_dashboard(page, server, "aspens/board-and-setups.ipynb")
             cells = [Hex(q, r) for q, r in ((0, 0), (2, -3), (-3, 2), (4, 1), (-1, -4), (1, 4))]
             for i in range(10 if QUICK else 30):
-                ms = page.evaluate(CLICK_AND_WAIT_JS, list(geo.center(cells[i % len(cells)])))
+                ms = harness.time_to_redraw(page, None, *geo.center(cells[i % len(cells)]))
                 if ms >= 0:
                     clicks.append(ms)
             browser.close()

@@ -187,6 +187,37 @@ PIXEL_JS = """
 """
 
 
+REDRAW_TIME_JS = """
+async ([button, x, y]) => {
+  const c = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 500)[0];
+  const ctx = c.getContext('2d');
+  const probe = () => { const d = ctx.getImageData(0, 0, c.width, c.height).data; let h = 0;
+    for (let i = 0; i < d.length; i += 64) h = (h * 31 + d[i] + d[i + 1]) | 0; return h; };
+  const before = probe();
+  const t0 = performance.now();
+  if (button) {
+    Array.from(document.querySelectorAll('button')).find(b => b.textContent.trim() === button).click();
+  } else {
+    const rect = c.getBoundingClientRect();
+    c.dispatchEvent(new MouseEvent('mousedown', {clientX: rect.left + x, clientY: rect.top + y, bubbles: true}));
+  }
+  while (probe() === before) {
+    await new Promise(r => requestAnimationFrame(r));
+    if (performance.now() - t0 > 5000) return -1;
+  }
+  return performance.now() - t0;
+}
+"""
+
+
+def time_to_redraw(page, button: str | None = None, x: float = 0.0, y: float = 0.0) -> float:
+    """Milliseconds from a button press (by label) or a canvas click at (x, y) until the board's pixels change.
+
+    Measured inside the page (performance.now and animation frames); -1 if nothing changed within 5 s.
+    """
+    return page.evaluate(REDRAW_TIME_JS, [button, x, y])
+
+
 def canvas_stats(page, index: int = 0) -> dict | None:
     """Size, count of non-white pixels and a hash of the index-th large canvas on the page."""
     return page.evaluate(CANVAS_STATS_JS, index)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -1232,6 +1233,10 @@ class MightyTreesState:
     def _kill_unfit(self, sides: list[int], targets: Targets) -> list[str]:
         """Trees on ``sides`` (in ``targets`` slots) outside the current ranges die; their names."""
         t, w = self.conditions()
+        return self._kill_where(sides, targets, lambda card: not DECK[card].fits(t, w))
+
+    def _kill_where(self, sides: list[int], targets: Targets, dies: Callable[[int], bool]) -> list[str]:
+        """Trees on ``sides`` (in ``targets`` slots) for which ``dies(card)`` holds go to the litter; their names."""
         dead = []
         for name in ("under", "canopy_slots"):
             if (name == "under" and targets is Targets.CANOPY) or (
@@ -1241,7 +1246,7 @@ class MightyTreesState:
             slots = list(getattr(self, name))
             for p in sides:
                 for i in range(SLOTS * p, SLOTS * p + SLOTS):
-                    if slots[i] >= 0 and not DECK[slots[i]].fits(t, w):
+                    if slots[i] >= 0 and dies(slots[i]):
                         dead.append(self._remove_tree(slots, i))
             setattr(self, name, tuple(slots))
         return dead
@@ -1289,19 +1294,7 @@ class MightyTreesState:
 
     def _strike(self, sides: list[int], targets: Targets, kind: str, force: int) -> list[str]:
         """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; their names."""
-        dead = []
-        for name in ("under", "canopy_slots"):
-            if (name == "under" and targets is Targets.CANOPY) or (
-                name != "under" and targets is Targets.UNDERSTORY
-            ):
-                continue
-            slots = list(getattr(self, name))
-            for p in sides:
-                for i in range(SLOTS * p, SLOTS * p + SLOTS):
-                    if slots[i] >= 0 and self.strength(slots[i], kind) < force:
-                        dead.append(self._remove_tree(slots, i))
-            setattr(self, name, tuple(slots))
-        return dead
+        return self._kill_where(sides, targets, lambda card: self.strength(card, kind) < force)
 
     # ----------------------------------------------------------------- notation
 
