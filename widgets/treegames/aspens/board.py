@@ -125,7 +125,7 @@ def cell_name(cell: tuple[int, int]) -> str:
 def parse_cell(text: str) -> Hex:
     """The hex named ``text`` (like 'D5'); ValueError if no such name can exist."""
     cleaned = text.strip().upper()
-    if len(cleaned) < 2 or cleaned[0] not in ROW_LETTERS or not cleaned[1:].isdigit():
+    if len(cleaned) < 2 or cleaned[0] not in ROW_LETTERS or not (cleaned[1:].isascii() and cleaned[1:].isdigit()):
         raise ValueError(f"{text!r} is not a hex name: a row letter A-O and a column number 1-15, like 'H8'")
     column = int(cleaned[1:])
     if not 1 <= column <= 2 * RADIUS + 1:

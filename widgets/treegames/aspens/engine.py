@@ -1213,7 +1213,7 @@ class AspensState:
         if verb == "first" and len(rest) == 1:
             return ChooseFirst(self._parse_player(rest[0]))
         if verb == "sun" and len(rest) == 1:
-            if rest[0].isdigit() and int(rest[0]) in SUN_FACES:
+            if rest[0].isascii() and rest[0].isdigit() and int(rest[0]) in SUN_FACES:
                 return RollSun(int(rest[0]))
             raise NotationError(f"{text!r}: the Sun die shows 2, 3, 4, 5, 6 or 7")
         if verb == "wind" and len(rest) == 1:

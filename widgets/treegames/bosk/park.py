@@ -76,7 +76,7 @@ def intersection_name(row: int, col: int) -> str:
 def parse_coordinates(text: str) -> tuple[int, int]:
     """The 0-based (row, col) of a name such as 'C4' or 'c4' (either case); ValueError if malformed."""
     text = text.strip()
-    if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+    if len(text) < 2 or not text[0].isalpha() or not (text[1:].isascii() and text[1:].isdigit()):
         raise ValueError(f"{text!r} is not a board coordinate (a column letter then a row number, e.g. C4)")
     return int(text[1:]) - 1, LETTERS.index(text[0].upper())
 

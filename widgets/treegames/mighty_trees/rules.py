@@ -1344,10 +1344,10 @@ def _card(name: str, text: str) -> int:
         raise NotationError(f"{text!r}: there is no card called {name.strip()!r}") from None
 
 
-def _number(digits: str, text: str) -> int:
-    """A 1-based number in notation as a 0-based index."""
-    if not digits.isdigit() or not 1 <= int(digits) <= 99:
-        raise NotationError(f"{text!r}: {digits!r} is not a number from 1")
+def _number(digits: str, text: str, most: int = 99) -> int:
+    """A 1-based number in notation (1 to ``most``, ASCII digits only) as a 0-based index."""
+    if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= most:
+        raise NotationError(f"{text!r}: {digits!r} is not a number from 1 to {most}")
     return int(digits) - 1
 
 
@@ -1374,19 +1374,19 @@ def parse_action(text: str) -> Action:
             raise NotationError(f"{text!r}: write the player as P<n>, e.g. 'first P1'")
         return Action(Verb.FIRST, player=_number(rest[1:], text))
     if verb == "grow":
-        return Action(Verb.GROW, slot=_number(rest, text))
+        return Action(Verb.GROW, slot=_number(rest, text, most=SLOTS))
     if verb == "plant":
         m = _PLANT.fullmatch(cleaned)
         card = _card(m.group(1), text)
         if m.group(2) is None:
             return Action(Verb.PLANT, card)
         return Action(
-            Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text)
+            Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text, most=SLOTS)
         )
     if verb == "discard":
         m = _SLOT.fullmatch(rest)
         if m:
-            return Action(Verb.DISCARD, place=m.group(1).lower(), slot=_number(m.group(2), text))
+            return Action(Verb.DISCARD, place=m.group(1).lower(), slot=_number(m.group(2), text, most=SLOTS))
         return Action(Verb.DISCARD, _card(rest, text), place="hand")
     if verb in ("cloud", "trend"):
         return Action(Verb(verb), _card(rest, text))
