@@ -47,16 +47,7 @@ def python_frame_ms() -> float:
         widget.bots = (widget.bots[0], widget.bots[0])
         widget.run_auto(120)
     widget.bots = (widget.bots[0], None)
-    manager = widget.board_view.canvas._canvas_manager
-    original = manager.send  # the comm write; everything before it (scene, commands, serialising) is timed
-    manager.send = lambda *a, **k: None
-    times = []
-    for _ in range(200 if QUICK else 1000):
-        t0 = time.perf_counter()
-        widget.board_view.redraw()
-        times.append((time.perf_counter() - t0) * 1000)
-    manager.send = original
-    return statistics.median(times)
+    return harness.frame_cost(widget.board_view, 200 if QUICK else 1000)[0]
 
 
 def step_number(page) -> int:

@@ -24,17 +24,8 @@ def frame_cost() -> tuple[float, int]:
 
     explorer = BoardExplorer()
     explorer.click(*explorer.geo.center(Hex(0, 0)))
-    manager = explorer.view.canvas._canvas_manager
-    sent = []
-    original = manager.send  # the comm write; everything before it (scene, commands, serialising) is timed
-    manager.send = lambda *a, **k: sent.append(a)
-    times = []
-    for _ in range(200 if QUICK else 1000):
-        t0 = time.perf_counter()
-        explorer.view.redraw()
-        times.append((time.perf_counter() - t0) * 1000)
-    manager.send = original
-    return statistics.median(times), len(sent) // len(times)
+    median, messages = harness.frame_cost(explorer.view, 200 if QUICK else 1000)
+    return median, round(messages)
 
 
 def browser_figures() -> dict:

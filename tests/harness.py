@@ -13,6 +13,7 @@ import hashlib
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -216,6 +217,26 @@ def time_to_redraw(page, button: str | None = None, x: float = 0.0, y: float = 0
     Measured inside the page (performance.now and animation frames); -1 if nothing changed within 5 s.
     """
     return page.evaluate(REDRAW_TIME_JS, [button, x, y])
+
+
+def frame_cost(view, frames: int) -> tuple[float, float]:
+    """Median ms for a SceneCanvas to compute, encode and queue one frame, and comm messages per frame.
+
+    Only the comm write itself is replaced (no page is connected); scene, commands and serialising are timed.
+    """
+    manager = view.canvas._canvas_manager
+    sent = []
+    original = manager.send
+    manager.send = lambda *a, **k: sent.append(a)
+    times = []
+    try:
+        for _ in range(frames):
+            t0 = time.perf_counter()
+            view.redraw()
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        manager.send = original
+    return statistics.median(times), len(sent) / frames
 
 
 def canvas_stats(page, index: int = 0) -> dict | None:

@@ -78,6 +78,7 @@ __all__ = [
     "replay",
     "play",
     "check_options",
+    "check_player_count",
 ]
 
 CHANCE = -1
@@ -172,6 +173,12 @@ def check_options(given: dict[str, Any], allowed: dict[str, Sequence | type]) ->
         elif not any(type(value) is type(v) and value == v for v in rule):
             shown = ", ".join(repr(v) for v in rule)
             raise ValueError(f"option {key!r} must be one of {shown}, not {value!r}")
+
+
+def check_player_count(players: object, allowed: range, game: str) -> None:
+    """Raise ValueError naming the allowed numbers of players unless ``players`` is one of them."""
+    if type(players) is not int or players not in allowed:
+        raise ValueError(f"{game} is for {allowed.start} to {allowed.stop - 1} players, not {players!r}")
 
 
 # --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -62,7 +62,7 @@ MAX_STACK = 255
 """Our implementation limit on trees on one space (a game has only 2 x 120 trees)."""
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The rulebook step in force; each is a decision point for a player or the dice."""
 
     CHOOSE_FIRST = "choose-first-player"  # Setup (d): a chance node
@@ -73,22 +73,18 @@ class Phase(str, Enum):
     PLANT = "plant"  # Taking a Turn, 3. (4. Cascades resolve after each tree)
     GAME_OVER = "game-over"  # Finishing & Scoring
 
-    def __str__(self) -> str:
-        return self.value
 
 
 _PLANT = Phase.PLANT
 _GROW_START = Phase.GROW_START
 
 
-class CascadeTiming(str, Enum):
+class CascadeTiming(StrEnum):
     """When "4. Check for and Resolve Cascades" runs (the ``cascade_timing`` option)."""
 
     EACH_TREE = "each-tree"  # default: immediately after every tree planted
     END_OF_TURN = "end-of-turn"  # once, when the player ends the turn
 
-    def __str__(self) -> str:
-        return self.value
 
 
 DEFAULT_OPTIONS: dict[str, Any] = {

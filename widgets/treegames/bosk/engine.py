@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -42,11 +42,9 @@ __all__ = [
 ]
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The rulebook step in force."""
 
-    def __str__(self) -> str:
-        return self.value
 
     START_PLAYER = "start player"
     """Setup 4: a chance node picks the start player."""
@@ -68,11 +66,9 @@ class Phase(str, Enum):
     """End of the Game."""
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """The kinds of action, named by their notation keyword."""
 
-    def __str__(self) -> str:
-        return self.value
 
     START = "start player"
     TREE = "tree"
@@ -171,8 +167,7 @@ class BoskGame:
 
     def __init__(self, players: int = 2, **options: Any):
         """A Bosk game for 2-4 players with the named interpretation options."""
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise ValueError(f"Bosk is for 2 to 4 players, not {players!r}")
+        core.check_player_count(players, range(2, 5), "Bosk")
         core.check_options(options, OPTION_CHOICES)
         self.num_players = players
         self.options: dict[str, Any] = {"players": players, **OPTION_DEFAULTS, **options}

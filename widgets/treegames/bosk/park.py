@@ -23,7 +23,7 @@ straight ahead is off the board.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from importlib import resources
 
 __all__ = ["Direction", "Park", "load_park", "park_for_players", "square_name", "intersection_name"]
@@ -31,7 +31,7 @@ __all__ = ["Direction", "Park", "load_park", "park_for_players", "square_name", 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """A compass direction the wind blows toward (north is row 1)."""
 
     NORTH = "north"

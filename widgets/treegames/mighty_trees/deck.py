@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 
 __all__ = [
@@ -76,7 +76,7 @@ class CardDataError(ValueError):
     """A card data file that is malformed; the message names the file, card and field."""
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """The kinds of card in the draw pile."""
 
     TREE = "tree"
@@ -85,7 +85,7 @@ class Kind(str, Enum):
     DISASTER = "disaster"
 
 
-class WaterPref(str, Enum):
+class WaterPref(StrEnum):
     """A tree card's colour: its water preference."""
 
     BALANCED = "balanced"
@@ -93,7 +93,7 @@ class WaterPref(str, Enum):
     DRY = "dry"
 
 
-class Element(str, Enum):
+class Element(StrEnum):
     """What a weather or disaster card acts on."""
 
     FIRE = "fire"
@@ -102,7 +102,7 @@ class Element(str, Enum):
     TEMPERATURE = "temperature"
 
 
-class Targets(str, Enum):
+class Targets(StrEnum):
     """Which trees a disaster strikes."""
 
     ALL = "all"
@@ -110,14 +110,14 @@ class Targets(str, Enum):
     CANOPY = "canopy"
 
 
-class Sides(str, Enum):
+class Sides(StrEnum):
     """Whose side of the habitat a disaster strikes: everyone's, or one chosen player's."""
 
     ALL = "all"
     ONE = "one"
 
 
-class Power(str, Enum):
+class Power(StrEnum):
     """A habitat's power symbol: it enables a disaster or changes a rule (our design)."""
 
     RICH_SOIL = "rich_soil"  # growing into the canopy costs 1 Sol less (at least 1)

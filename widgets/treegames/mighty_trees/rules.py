@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -139,7 +139,7 @@ class NotationError(ValueError):
     """Text that is not Mighty Trees action notation."""
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The rulebook step in force."""
 
     HABITAT = "habitat"  # Game Layout: a habitat card is drawn (chance)
@@ -149,14 +149,12 @@ class Phase(str, Enum):
     REGROUP = "regroup"  # Regroup Phase: the mover draws up to 3 cards (chance)
     GAME_OVER = "game over"
 
-    def __str__(self) -> str:
-        return self.value
 
 
 CHANCE_VERBS: dict = {}  # filled below: phase -> (the outcome's verb, the rulebook section)
 
 
-class Verb(str, Enum):
+class Verb(StrEnum):
     """The first word of every action's notation."""
 
     HABITAT = "habitat"
@@ -256,8 +254,7 @@ class MightyTreesGame:
     name = "mighty_trees"
 
     def __init__(self, players: int = 2, **options: Any):
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-            raise ValueError(f"Mighty Trees is for 2-6 players (rulebook, # of Players), not {players!r}")
+        core.check_player_count(players, range(2, 7), "Mighty Trees (rulebook, # of Players)")
         core.check_options(options, OPTION_RULES)
         merged = {**OPTION_DEFAULTS, **options}
         if not 1 <= merged["max_turns"] <= MAX_TURNS_LIMIT:
