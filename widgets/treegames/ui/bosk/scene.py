@@ -114,6 +114,13 @@ class ParkGeometry:
         """The geometry of a park in play (3 players: the 4-player side with its border ring drawn)."""
         return cls(size=park.size, border=park.inset, cell=cell)
 
+    @classmethod
+    def fitted(cls, park: Park, width: int = 488) -> ParkGeometry:
+        """The geometry whose canvas is ``width`` pixels wide for this park (same canvas for every player count)."""
+        probe = cls.for_park(park)
+        cell = (width - 2 * (probe.band + probe.label)) / probe.shown
+        return cls(size=park.size, border=park.inset, cell=cell)
+
     @property
     def shown(self) -> int:
         """Squares drawn along a side, border ring included."""

@@ -125,18 +125,9 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
                     "and column.", "")
         return "", ""
     if kind is Kind.SUMMER:
-        totals = state.summer_scores
-        fewest = min(totals)
-        tied = [p for p, v in enumerate(totals) if v == fewest]
-        text = ("Every trail is scored (the table below: one row per trail). Press a row's name to see that trail "
-                "on the park. ")
-        if len(tied) > 1:
-            names = " and ".join(_name(state, p) for p in tied)
-            text += (f"{names} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous "
-                     f"start player, {_name(prev, prev.start_player)}, who counts first (our interpretation of "
-                     f"'clockwise from'), so {_name(state, state.start_player)} takes the Hiker.")
-            return text, "ties clockwise from"
-        return text + f"{_name(state, state.start_player)} has the fewest points and takes the Hiker.", ""
+        return ("Every trail is scored (the table below: one row per trail). Press a row's name to see that trail "
+                "on the park. " + summer_start_note(prev, state),
+                "ties clockwise from" if is_summer_tie(state) else "")
     if kind is Kind.WIND:
         return ("The wind board now lies on its side of the park. Spots 1-4 ask for a tree of value 1, 2, 3 and 4; "
                 "spots 5-8 (marked *) allow any tree. Each spot's arrow turns a quarter clockwise from the one before "
@@ -183,6 +174,24 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
         return ("That was the eighth and last round. Winter comes: the trees are bare and the regions are scored "
                 "next (the region table below shows them as they stand).", "")
     return "", ""
+
+
+def is_summer_tie(state) -> bool:
+    """True if two or more players tied for the fewest summer points."""
+    totals = state.summer_scores
+    return totals.count(min(totals)) > 1
+
+
+def summer_start_note(prev, state) -> str:
+    """Who takes the Hiker after summer and why, with the tie-break spelled out when there is a tie."""
+    totals = state.summer_scores
+    fewest = min(totals)
+    if not is_summer_tie(state):
+        return f"{_name(state, state.start_player)} has the fewest points ({fewest}) and takes the Hiker."
+    tied = " and ".join(_name(state, p) for p, v in enumerate(totals) if v == fewest)
+    return (f"{tied} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous start "
+            f"player, {_name(prev, prev.start_player)}, who counts first (our interpretation of 'clockwise from'), "
+            f"so {_name(state, state.start_player)} takes the Hiker.")
 
 
 def end_of_round_note(state) -> tuple[str, str]:
