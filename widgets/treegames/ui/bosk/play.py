@@ -430,7 +430,7 @@ class BoskPlay(GameDashboard):
     def _show_tables(self, state) -> None:
         """Fill the visible table tab; right after summer or winter is scored, open its tab."""
         last = state.history[-1] if state.history else None
-        if last is not None and last.kind in (Kind.SUMMER, Kind.WINTER) and self.timeline.is_at_latest():
+        if last is not None and last.kind in (Kind.SUMMER, Kind.WINTER):
             title = "Summer" if last.kind is Kind.SUMMER else "Winter"
             wanted = [self.tabs.get_title(i) for i in range(len(self.tabs.children))].index(title)
             if self.tabs.selected_index != wanted:

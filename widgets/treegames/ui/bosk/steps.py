@@ -80,6 +80,11 @@ def seeded_game(seed: int = WALKTHROUGH_SEED, lineup=WALKTHROUGH_LINEUP, players
     return states
 
 
+def _list(items: list[str]) -> str:
+    """'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _name(state, player: int) -> str:
     """A seat's species name."""
     return state.game.player_name(player)
@@ -188,7 +193,7 @@ def summer_start_note(prev, state) -> str:
     fewest = min(totals)
     if not is_summer_tie(state):
         return f"{_name(state, state.start_player)} has the fewest points ({fewest}) and takes the Hiker."
-    tied = " and ".join(_name(state, p) for p, v in enumerate(totals) if v == fewest)
+    tied = _list([_name(state, p) for p, v in enumerate(totals) if v == fewest])
     return (f"{tied} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous start "
             f"player, {_name(prev, prev.start_player)}, who counts first (our interpretation of 'clockwise from'), "
             f"so {_name(state, state.start_player)} takes the Hiker.")
@@ -242,7 +247,7 @@ def final_note(state) -> str:
     winner = state.winners()[0]
     if len(tied) == 1:
         return f"{_name(state, winner)} wins with {best} points; no tie-break was needed."
-    names = " and ".join(_name(state, p) for p in tied)
+    names = _list([_name(state, p) for p in tied])
     return (f"{names} tie on {best} points. The rulebook breaks the tie for the player closest to the final round's "
             f"start player, {_name(state, state.start_player)}; counting clockwise from them (they count first, our "
             f"interpretation) gives {_name(state, winner)}.")
