@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from treegames import core
 from treegames import mighty_trees as mt
 from treegames.ui.mighty_trees import table_scene as ts
-from treegames.ui.mighty_trees.clicks import ClickPlanner, CoverKeeper, Outcome, source_of, targets_of, viewer_for
+from treegames.ui.mighty_trees.clicks import (
+    ClickPlanner,
+    CoverKeeper,
+    Outcome,
+    source_of,
+    targets_of,
+    viewer_for,
+)
 from treegames.ui.scene import Circles, Polygons
 
 
