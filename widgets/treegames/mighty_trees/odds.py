@@ -37,11 +37,7 @@ from fractions import Fraction
 from math import comb
 
 from . import Kind, Phase, draw_pile_cards
-
-try:  # the engine module is being renamed rules.py -> engine.py; accept either
-    from .engine import COMMAND_SIZE
-except ImportError:  # pragma: no cover - depends on the engine's module names
-    from .rules import COMMAND_SIZE
+from .data import COMMAND_SIZE
 
 DECK = draw_pile_cards()
 

@@ -23,11 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ... import mighty_trees as mt
-
-try:  # the engine's card module is being renamed deck.py -> data.py; accept either
-    from ...mighty_trees import data as _cards
-except ImportError:  # pragma: no cover - depends on the engine's module names
-    from ...mighty_trees import deck as _cards
+from ...mighty_trees import data as _cards
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
 
