@@ -170,7 +170,7 @@ PROTOCOL_GAMES = [
 ]
 PROTOCOL_IDS = [f"{name}-{'-'.join(str(v) for v in options.values()) or 'default'}" for name, options in PROTOCOL_GAMES]
 NAMES = ["aspens", "bosk", "mighty_trees"]
-CONVERTED = {"mighty_trees"}  # games already on the completed protocol (issue 9, in progress)
+CONVERTED = {"mighty_trees", "bosk"}  # games already on the completed protocol (issue 9, in progress)
 
 
 def converted(params: list) -> list:

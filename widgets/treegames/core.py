@@ -136,6 +136,7 @@ __all__ = [
     "TERMINAL",
     "SAVE_FORMAT",
     "MAX_NOTATION",
+    "PARENT",
     "IllegalAction",
     "NotationError",
     "SavedGameError",
@@ -178,6 +179,9 @@ MAX_NOTATION = 200
 
 QUOTE_LIMIT = 80
 """How much of a bad value an error message quotes."""
+
+PARENT = object()
+"""A :class:`FrozenState` ``_RESET`` value: the field holds the state the new one was made from."""
 
 GAME_NAMES = ("aspens", "bosk", "mighty_trees")
 """The games, in the order a menu lists them."""
@@ -265,6 +269,14 @@ class Option:
         if not self.allows(value):
             if isinstance(self.values, range):
                 raise OptionError(f"option {self.name!r} must be {self.shown_values()}, not {quote(value)}")
+            values = self.values
+            if len(values) > 2 and all(type(v) is int for v in values) and list(values) == list(
+                range(values[0], values[0] + len(values))
+            ):
+                raise OptionError(
+                    f"option {self.name!r} must be from {values[0]} to {values[-1]} "
+                    f"(one of {self.shown_values()}), not {quote(value)}"
+                )
             raise OptionError(f"option {self.name!r} must be one of {self.shown_values()}, not {quote(value)}")
 
 
@@ -479,6 +491,8 @@ def _make_copier(cls: type, draft: type) -> Callable:
             lines.append("    s._trail = (self._trail, action)")
         elif name == "_history":
             lines.append("    s._history = None")
+        elif name in cls._RESET and cls._RESET[name] is PARENT:
+            lines.append(f"    s.{name} = self")
         elif name in cls._RESET:
             env[f"_reset_{name}"] = cls._RESET[name]
             lines.append(f"    s.{name} = _reset_{name}")
@@ -509,7 +523,7 @@ class FrozenState:
     A subclass declares ``__slots__`` (every field), ``_FIELDS`` (the fields that make
     the position: equality and hashing use them, with the game and the history) and
     ``_RESET`` (fields that a new state starts afresh, name -> value, e.g. caches and
-    "what the last action did").  It then gets
+    "what the last action did"; the value :data:`PARENT` stores the state it was made from).  It then gets
 
     * ``cls._Draft``: a writable subclass; ``self._child(action)`` returns a draft copy
       of ``self`` with ``action`` appended to the history, which ``apply`` edits and then
