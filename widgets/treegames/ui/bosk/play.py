@@ -39,7 +39,7 @@ from .steps import final_note, summer_start_note
 from .tables import MajorityTable, TableRow, summer_rows, totals, winter_rows
 from .targets import choose_action, spring_action, square_action, targets, wind_action
 
-BOARD_PIXELS = 488
+BOARD_PIXELS = 504
 """The park canvas is this wide (and high) for every player count: squares grow when the park is smaller."""
 
 
@@ -147,6 +147,7 @@ class BoskPlay(GameDashboard):
         self.chosen_value: int | None = None
         self.chosen_tile: int | None = None
         self._choice_state = None
+        self._marks_state = None
         self.geo = ParkGeometry.fitted(bosk.park_for_players(players), BOARD_PIXELS)
         self.supplies_view = SceneCanvas(BOARD_PIXELS, 8 + SUPPLY_ROW * players, self._supplies_picture,
                                          draw_now=False)
@@ -179,6 +180,8 @@ class BoskPlay(GameDashboard):
     def board_scene(self, state):
         """The park with its pieces, the wind board and (for a person to move) the legal targets."""
         self._fresh()
+        if self._marks_state is not state:  # a highlighted trail or region belongs to the moment it was picked on
+            self.marks, self._marks_state = Marks(), state
         marks = Marks(trail=self.marks.trail, region=self.marks.region, pending=self.pending,
                       show_targets=self.is_person(state.current_player))
         return park_scene(state, self.geo, marks)
@@ -277,7 +280,7 @@ class BoskPlay(GameDashboard):
         return [
             ("Summer", widgets.VBox([self.summer_note, self.summer_table])),
             ("Winter", widgets.VBox([self.winter_note, self.winter_table])),
-            ("If scored now", widgets.VBox([self.now_note, widgets.HTML("<h4 style='margin:4px 0'>If summer were "
+            ("Standings", widgets.VBox([self.now_note, widgets.HTML("<h4 style='margin:4px 0'>If summer were "
                                                                         "scored now</h4>"), self.now_summer,
                                             widgets.HTML("<h4 style='margin:4px 0'>If winter were scored now</h4>"),
                                             self.now_winter])),
@@ -410,12 +413,12 @@ class BoskPlay(GameDashboard):
 
     def _select_trail(self, row: TableRow | None) -> None:
         """A summer table row was pressed: highlight that trail on the park."""
-        self.marks = Marks(trail=row.name if row else None)
+        self.marks, self._marks_state = Marks(trail=row.name if row else None), self.state
         self.board_view.redraw()
 
     def _select_region(self, row: TableRow | None) -> None:
         """A winter table row was pressed: outline that region on the park."""
-        self.marks = Marks(region=row.index if row else None)
+        self.marks, self._marks_state = Marks(region=row.index if row else None), self.state
         self.board_view.redraw()
 
     def _on_tab_for_tables(self, _index) -> None:
@@ -441,7 +444,7 @@ class BoskPlay(GameDashboard):
             scored = scoring_moment(state, Kind.SUMMER)
             if scored is None:
                 self.summer_note.value = ("<i>Summer has not been scored yet: the trail table appears when every "
-                                          "tree is grown. See 'If scored now' meanwhile.</i>")
+                                          "tree is grown. See the Standings tab meanwhile.</i>")
                 self.summer_table.layout.display = "none"
             else:
                 before, after = scored
@@ -452,8 +455,8 @@ class BoskPlay(GameDashboard):
         elif tab == "Winter":
             scored = scoring_moment(state, Kind.WINTER)
             if scored is None:
-                self.winter_note.value = ("<i>Winter is scored after the eighth autumn round. See 'If scored now' "
-                                          "for the regions as they stand.</i>")
+                self.winter_note.value = ("<i>Winter is scored after the eighth autumn round. See the Standings tab for the "
+                                          "regions as they stand.</i>")
                 self.winter_table.layout.display = "none"
             else:
                 before, after = scored
@@ -461,7 +464,7 @@ class BoskPlay(GameDashboard):
                 self.winter_note.value = html_note(f"Winter points: {', '.join(_points(after, after.winter_scores))}. "
                                                    + final_note(after))
                 self.winter_table.show(winter_rows(before))
-        elif tab == "If scored now":
+        elif tab == "Standings":
             rows_s, rows_w = summer_rows(state), winter_rows(state)
             n = state.num_players
             self.now_note.value = html_note(

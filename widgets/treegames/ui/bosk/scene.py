@@ -9,7 +9,7 @@ without a browser.  Three pictures:
   and the Hiker beside the start player;
 * :func:`legend_scene` -- what each colour, pattern and mark means.
 
-Naming on screen follows the engine's notation (``treegames.bosk.park``):
+Naming on screen follows the engine's notation (``treegames.bosk.data``):
 lower-case letters along the top and numbers on the left name the trails (so
 intersection ``c4`` is where trail ``c`` meets trail ``4``); capitals along the
 bottom and numbers on the right name the squares (``C4``).
@@ -25,11 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...bosk import DIRECTIONS, LEAF_TILES, PLAYER_NAMES, WIND_SPOT_TREE_VALUE, Kind, Park, Phase
-
-try:  # the board files' loader (bosk/data.py after the protocol refactor; bosk/park.py before it)
-    from ...bosk.data import BOARD_FOR_PLAYERS, load_park
-except ImportError:  # pragma: no cover - older engine layout
-    from ...bosk.park import BOARD_FOR_PLAYERS, load_park
+from ...bosk.data import BOARD_FOR_PLAYERS, load_park
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
 from .targets import Targets, targets
@@ -646,8 +642,10 @@ def _draw_wind(scene: Scene, state, geo: ParkGeometry, t: Targets) -> None:
             for spot in (2, 7):
                 arrows.append(arrow_polygon(*geo.wind_spot_centre(s, spot), direction_angle(blows), 20, 7))
             x, y = geo.wind_spot_centre(s, 4.5)
-            labels.append((x, y, f"wind board here: blows {DIRECTIONS[blows].value}"
-                           if s in (0, 2) else DIRECTIONS[blows].value))
+            if s in (0, 2):
+                labels.append((x, y, f"wind board here: blows {DIRECTIONS[blows].value}"))
+            else:
+                labels += [(x, y - 8, "blows"), (x, y + 8, DIRECTIONS[blows].value)]
         scene.add(Polygons(as_points(arrows), solid(palette.INK, len(arrows))))
         scene.add(Texts(labels, font="bold 11px sans-serif", colour=palette.INK))
         return

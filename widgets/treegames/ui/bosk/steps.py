@@ -240,7 +240,7 @@ def chapter_starts(steps: list[Step]) -> dict[str, int]:
 
 
 def final_note(state) -> str:
-    """The final result with the tie-break explained (engine's scores; our words on the tie-break)."""
+    """The final result with the tie-break explained (the engine picks the winner; our words say how)."""
     totals = state.scores()
     best = max(totals)
     tied = [p for p, v in enumerate(totals) if v == best]
@@ -248,6 +248,7 @@ def final_note(state) -> str:
     if len(tied) == 1:
         return f"{_name(state, winner)} wins with {best} points; no tie-break was needed."
     names = _list([_name(state, p) for p in tied])
-    return (f"{names} tie on {best} points. The rulebook breaks the tie for the player closest to the final round's "
-            f"start player, {_name(state, state.start_player)}; counting clockwise from them (they count first, our "
-            f"interpretation) gives {_name(state, winner)}.")
+    return (f"{names} tie on {best} points. The rulebook gives the win to the tied player closest to the final "
+            f"round's start player, {_name(state, state.start_player)}: counting seats either way round the table "
+            f"(the start player first; of two equally close, the one clockwise of them: our interpretation), that "
+            f"is {_name(state, winner)}.")

@@ -66,9 +66,9 @@ def cell_html(result: Majority, player: int) -> str:
         return "<span style='color:#999'>–</span>"
     place = result.place_label(player)
     points = result.points[player]
-    style = "font-weight:bold" if player in result.firsts else ""
-    return (f"<span style='{style}'>{value}</span> <span style='color:#555'>{place}</span> "
-            f"<span style='background:#EEE;padding:0 3px;border-radius:3px'>+{points}</span>")
+    return (f"<div style='line-height:1.25;white-space:nowrap'><b>{value}</b> "
+            f"<span style='background:#EEE;padding:0 3px;border-radius:3px'>+{points}</span><br>"
+            f"<span style='color:#555;font-size:11px'>{place}</span></div>")
 
 
 def table_html(rows: Sequence[TableRow], names: Sequence[str], label: str, selected: int | None = None,

@@ -58,6 +58,8 @@ class BoskWalkthrough(BoskPlay):
 
     def board_scene(self, state):
         """The park with the legal targets of whoever moves (the walkthrough shows them for bots too)."""
+        if self._marks_state is not state:
+            self.marks, self._marks_state = Marks(), state
         marks = Marks(trail=self.marks.trail, region=self.marks.region, show_targets=True)
         return park_scene(state, self.geo, marks)
 
