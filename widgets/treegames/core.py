@@ -425,6 +425,8 @@ class State(Protocol):
 
     def parse_action(self, text: str) -> Action: ...
 
+    def actions_at(self, place: str) -> list: ...
+
 
 # --------------------------------------------------------------------------
 # The machinery every engine shares
