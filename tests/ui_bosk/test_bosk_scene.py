@@ -11,8 +11,8 @@ from bosk_moments import covering_moment, play_until
 from treegames import bosk
 from treegames.ui import palette
 from treegames.ui.bosk.scene import (
-    PLAYER_COLOURS,
     PATTERN_INK,
+    PLAYER_COLOURS,
     PLAYER_SHAPES,
     REGION_STYLES,
     SQUIRREL_COLOUR,
