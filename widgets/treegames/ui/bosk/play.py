@@ -180,8 +180,7 @@ class BoskPlay(GameDashboard):
     def board_scene(self, state):
         """The park with its pieces, the wind board and (for a person to move) the legal targets."""
         self._fresh()
-        if self._marks_state is not state:  # a highlighted trail or region belongs to the moment it was picked on
-            self.marks, self._marks_state = Marks(), state
+        self._forget_marks(state)
         marks = Marks(trail=self.marks.trail, region=self.marks.region, pending=self.pending,
                       show_targets=self.is_person(state.current_player))
         return park_scene(state, self.geo, marks)
@@ -266,6 +265,42 @@ class BoskPlay(GameDashboard):
             self._say(f"Not allowed: {self.refusal(s, place)}", error=True)
             return False
         return self.play(action)
+
+    def keyboard_targets(self) -> list[str]:
+        """The places a person may use now, in reading order: crossings and squares from the engine, sides in the wind step."""
+        s = self.state
+        if not self.is_human_turn():
+            return []
+        if s.phase is Phase.WIND:
+            return [bosk.DIRECTIONS[side].value for side in targets(s).sides]
+        if s.phase in (Phase.SPRING, Phase.FALLING_LEAVES):
+            spots = targets(s).intersections or targets(s).trees
+            return [bosk.intersection_name(r, c) for r, c in sorted(spots)]
+        if s.phase in (Phase.LEAF_PLACEMENT, Phase.SQUIRREL):
+            return [bosk.square_name(r, c) for r, c in sorted(targets(s).squares)]
+        return []
+
+    def key(self, key: str, shift: bool = False) -> None:
+        """The kit's keys, plus digits for a tree value (spring) or a leaf tile (autumn) and Q for the squirrel tile."""
+        s = self.state
+        if self.is_human_turn() and s.phase is Phase.SPRING and key in "1234" and len(key) == 1:
+            self.choose_value(int(key))
+        elif self.is_human_turn() and s.phase is Phase.FALLING_LEAVES and key in "2345678" and len(key) == 1:
+            self.choose_tile(int(key))
+        elif self.is_human_turn() and s.phase is Phase.FALLING_LEAVES and key.lower() == "q":
+            self.choose_tile(SQUIRREL)
+        else:
+            super().key(key, shift)
+
+    def _announce_cursor(self) -> None:
+        """Where the keyboard cursor is and what Enter (and the digit keys) will do there."""
+        s = self.state
+        if self.cursor is not None and self.action_for(s, self.cursor) is None and s.phase in (
+                Phase.SPRING, Phase.FALLING_LEAVES):
+            what = "a tree value (keys 1-4)" if s.phase is Phase.SPRING else "a leaf tile (keys 2-8, Q for the squirrel)"
+            self._say(f"Cursor on <b>{escape(self.cursor)}</b>: Enter chooses it, then pick {what}.")
+            return
+        super()._announce_cursor()
 
     def refusal(self, state, place: str) -> str:
         """Why a click on this kind of place does nothing now, in the words of the step in force."""
@@ -380,6 +415,15 @@ class BoskPlay(GameDashboard):
         s = self.state
         if self.is_human_turn() and s.phase in (Phase.SUMMER, Phase.WINTER):
             self.play(s.legal_actions()[0])
+
+    def _forget_marks(self, state) -> None:
+        """A highlighted trail or region (and its selected table row) belongs to the moment it was picked on."""
+        if self._marks_state is not state:
+            self.marks, self._marks_state = Marks(), state
+            for table in (self.summer_table, self.winter_table, self.now_summer, self.now_winter):
+                if table.selected is not None:
+                    table.selected = None
+                    table._mark()
 
     def _fresh(self) -> None:
         """Half-made choices belong to one moment: a new moment on screen forgets them."""

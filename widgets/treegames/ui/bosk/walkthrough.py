@@ -52,14 +52,18 @@ class BoskWalkthrough(BoskPlay):
         bar.add_class("treegames-buttons")
         return [bar, self.caption, self.supplies_view.canvas]
 
+    def legend_html(self) -> str:
+        """A one-line key for the walkthrough (the drawn legend under the park says the rest)."""
+        return ("<div style='font-size:12px'>Trails are named along the top (letters) and left (numbers), squares "
+                "along the bottom and right. Yellow marks show what the player to move may do.</div>")
+
     def extra_parts(self) -> list:
         """The caption follows the step on screen, with the dashboard's supplies and tables."""
         return [self._show_caption, *super().extra_parts()]
 
     def board_scene(self, state):
         """The park with the legal targets of whoever moves (the walkthrough shows them for bots too)."""
-        if self._marks_state is not state:
-            self.marks, self._marks_state = Marks(), state
+        self._forget_marks(state)
         marks = Marks(trail=self.marks.trail, region=self.marks.region, show_targets=True)
         return park_scene(state, self.geo, marks)
 
