@@ -35,7 +35,7 @@ from .scene import (
     park_scene,
     supplies_scene,
 )
-from .steps import final_note, summer_start_note
+from .steps import end_of_round_note, final_note, is_summer_tie, summer_start_note
 from .tables import MajorityTable, TableRow, summer_rows, totals, winter_rows
 from .targets import choose_action, spring_action, square_action, targets, wind_action
 
@@ -341,6 +341,14 @@ class BoskPlay(GameDashboard):
             return "Start player to draw"
         return super().who_moves(state)
 
+    def explanation_html(self, state) -> str:
+        """The engine's words, plus why, when a tie decided the new start player or the winner."""
+        why = tie_note(state)
+        base = super().explanation_html(state)
+        if not why:
+            return base
+        return base.replace("</div>", f"<br><b>Why:</b> {escape(why)}</div>", 1)
+
     def scores_html(self, state) -> str:
         """Each seat: shape, name, who plays it, summer, winter and total points."""
         labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
@@ -517,6 +525,22 @@ class BoskPlay(GameDashboard):
                 + ", ".join(_points(state, totals(rows_w, n))) + ".")
             self.now_summer.show(rows_s)
             self.now_winter.show(rows_w)
+
+
+def tie_note(state) -> str:
+    """Our sentence on a tie the last action settled (new start player after summer or a round, the winner), or ''."""
+    prev = state.previous
+    if prev is None or not state.history:
+        return ""
+    kind = state.history[-1].kind
+    if kind is Kind.SUMMER and is_summer_tie(state):
+        return summer_start_note(prev, state)
+    if kind is Kind.WINTER and state.scores().count(max(state.scores())) > 1:
+        return final_note(state)
+    if prev.round and state.round != prev.round:
+        text, interp = end_of_round_note(state)
+        return text if interp else ""
+    return ""
 
 
 def _points(state, points) -> list[str]:
