@@ -24,7 +24,6 @@ from ..canvas import SceneCanvas
 from ..dashboard import GameDashboard
 from ..forms import PERSON
 from ..text import escape
-from .compat import game_module
 from .scene import (
     PLAYER_COLOURS,
     PLAYER_SYMBOLS,
@@ -135,7 +134,7 @@ class ChoicePanel(widgets.VBox):
 class BoskPlay(GameDashboard):
     """A whole game of Bosk (2-4 seats, each a person or a bot) to play, watch or step through."""
 
-    game_module = game_module()
+    game_module = bosk
     seat_names = bosk.PLAYER_NAMES
     board_label = "park"
     place_word = "place"
