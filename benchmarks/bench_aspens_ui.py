@@ -15,8 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import harness  # noqa: E402
 from bench_foundation import scene_canvas_frame_cost  # noqa: E402
+
+import harness  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 PATH = "aspens/play.ipynb"
