@@ -212,7 +212,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         value = value[: 4 * limit]  # never build the repr of a huge string
     text = repr(value)
     if len(text) > limit:
-        text = text[: limit - 16] + (f"... ({size} chars)" if size is not None else "...")
+        suffix = f"... ({size} chars)" if size is not None else "..."
+        text = text[: limit - len(suffix)] + suffix
     return text
 
 
