@@ -191,3 +191,15 @@ def test_fair_share_for_more_players():
     text = findings_html(res)
     assert "fair share would be 25%" in text
     assert f"p = {p_text(binomial_test(wins, 8, Fraction(1, 4)))}" in text
+
+
+def test_whole_number_options_get_a_number_box_not_a_huge_dropdown():
+    import ipywidgets as widgets
+
+    lab = TournamentLab(game="aspens", games=10)
+    boxes = {w.option_name: w for w in lab.options_box.children}
+    assert isinstance(boxes["trees_per_player"], widgets.BoundedIntText)
+    assert boxes["trees_per_player"].max == 10_000 and boxes["trees_per_player"].value == 120
+    assert isinstance(boxes["setup"], widgets.Dropdown) and len(boxes["setup"].options) == 6
+    boxes["setup"].value = 3
+    assert lab.spec().options["setup"] == 3

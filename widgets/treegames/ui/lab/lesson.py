@@ -288,7 +288,7 @@ def first_mover_html(results: Results) -> str:
     first = results.first_mover
     wins, decisive = results.first_mover_decisive()
     p = stats.binomial_test(wins, decisive, fair)
-    name = getattr(lab.game_types()[results.spec.game], "title", results.spec.game)
+    name = lab.game_types()[results.spec.game].title
     ties = (f" {results.tied_games()} games had no single winner, so they are left out of the test."
             if results.tied_games() else "")
     return (

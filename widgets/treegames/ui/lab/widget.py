@@ -50,6 +50,9 @@ REDRAW_EVERY = 0.4
 GAME_COUNTS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000)
 """The numbers of games offered."""
 
+MAX_DROPDOWN = 24
+"""A whole-number option with more values than this gets a number box instead of a dropdown."""
+
 GAMES_PAGE = 10
 """Rows per page of the games table."""
 
@@ -68,6 +71,18 @@ def _dropdown(label: str, options, value, tooltip: str = "") -> widgets.Dropdown
                             layout=_form_layout(), style=STYLE)
 
 
+def _option_widget(option, value) -> widgets.Widget:
+    """A dropdown for a closed list of values, a whole-number box for a range; tagged with the option's name."""
+    label = option.name.replace("_", " ")
+    if isinstance(option.values, range) and len(option.values) > MAX_DROPDOWN:
+        box = widgets.BoundedIntText(value=value, min=option.values.start, max=option.values.stop - 1,
+                                     description=label, tooltip=option.meaning, layout=_form_layout(), style=STYLE)
+    else:
+        box = _dropdown(label, [(str(v), v) for v in option.values], value, option.meaning)
+    box.option_name = option.name
+    return box
+
+
 class TournamentLab(widgets.VBox):
     """A tournament form, a progress bar with Cancel, and the results (table, charts, CSV, saved games)."""
 
@@ -82,7 +97,7 @@ class TournamentLab(widgets.VBox):
         self._page = 0
         types = lab.game_types()
 
-        self.game = _dropdown("Game", [(getattr(t, "title", n), n) for n, t in types.items()], game)
+        self.game = _dropdown("Game", [(t.title, n) for n, t in types.items()], game)
         self.players = _dropdown("Players", [2], 2)
         self.seats_box = widgets.VBox(layout=widgets.Layout(width="260px"))
         self.options_box = widgets.VBox(layout=widgets.Layout(width="260px"))
@@ -166,13 +181,10 @@ class TournamentLab(widgets.VBox):
         self.players.layout.display = None if len(counts) > 1 else "none"
         self._build_seats(bots)
         rows = []
-        for option in getattr(gtype, "options", ()) or ():
+        for option in gtype.options:
             if option.name == "players":
                 continue
-            value = (options or {}).get(option.name, option.default)
-            rows.append(_dropdown(option.name.replace("_", " "), [(str(v), v) for v in option.values], value,
-                                  getattr(option, "meaning", option.name)))
-            rows[-1].option_name = option.name
+            rows.append(_option_widget(option, (options or {}).get(option.name, option.default)))
         self.options_box.children = rows
 
     def _build_seats(self, bots: tuple[str, ...] | None = None) -> None:
@@ -340,6 +352,6 @@ class TournamentLab(widgets.VBox):
         name = f"{spec.game}-seed{spec.seed}-game{number}.json"
         self.saved.value = (
             "<div style='font-size:13px'>" + table.download_link(text, name, f"Download {name}", "application/json")
-            + f"<br>Open this file on the {html.escape(getattr(lab.game_types()[spec.game], 'title', spec.game))}"
+            + f"<br>Open this file on the {html.escape(lab.game_types()[spec.game].title)}"
             " Play page with its <b>Open</b> button to step through the game.</div>"
         )
