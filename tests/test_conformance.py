@@ -19,6 +19,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import treegames
 from treegames import core
@@ -405,3 +407,14 @@ def test_a_huge_saved_game_entry_is_quoted_once_and_short(name):
     with pytest.raises(core.SavedGameError, match="'options'") as err:
         game.state_from_json(json.dumps(data))
     assert len(str(err.value)) < 400
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(PROTOCOL_GAMES), st.integers(0, 10**6), st.booleans())
+def test_no_state_short_of_the_end_is_ever_stuck(spec, seed, greedy):
+    """Property: in random and greedy playouts of every game, a state that is not terminal has a legal action."""
+    name, options = spec
+    for state in playout(make_game(name, options), seed, greedy):
+        assert state.is_terminal() or state.legal_actions(), f"stuck at {state.phase} after {len(state.history)}"
+        if state.current_player >= 0:
+            assert not state.is_terminal()

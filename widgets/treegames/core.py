@@ -162,7 +162,6 @@ __all__ = [
     "save_json",
     "load_json",
     "check_options",
-    "check_player_count",
 ]
 
 CHANCE = -1
@@ -212,7 +211,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         value = value[: 4 * limit]  # never build the repr of a huge string
     text = repr(value)
     if len(text) > limit:
-        text = text[: limit - 16] + (f"... ({size} chars)" if size is not None else "...")
+        suffix = f"... ({size} chars)" if size is not None else "..."
+        text = text[: limit - len(suffix)] + suffix
     return text
 
 
@@ -357,12 +357,6 @@ def check_options(given: dict[str, Any], allowed: dict[str, Sequence | type]) ->
         elif not any(type(value) is type(v) and value == v for v in rule):
             shown = ", ".join(repr(v) for v in rule)
             raise OptionError(f"option {key!r} must be one of {shown}, not {quote(value)}")
-
-
-def check_player_count(players: object, allowed: range, game: str) -> None:
-    """Raise OptionError naming the allowed numbers of players unless ``players`` is one of them."""
-    if type(players) is not int or players not in allowed:
-        raise OptionError(f"{game} is for {allowed.start} to {allowed.stop - 1} players, not {quote(players)}")
 
 
 # --------------------------------------------------------------------------
