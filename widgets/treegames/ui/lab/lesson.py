@@ -22,7 +22,13 @@ from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD, p_text
 from .widget import guarded
 
+try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
+    from ..aspens.odds_view import Answer
+except ImportError:  # pragma: no cover - before the kit's move
+    from ..odds_view import Answer
+
 __all__ = [
+    "Answer",
     "LadderRow",
     "ladder_scene",
     "IntervalLadder",
@@ -119,7 +125,7 @@ class IntervalLadder(widgets.VBox):
         self.fair = 1 / len(bots)
         self.canvas = SceneCanvas(WIDTH, 40 + LADDER_ROW * (len(now) + len(later)) + 28, self._scene)
         self.canvas.canvas.add_class("treegames-lab-ladder")
-        self.buttons = [widgets.Button(description=f"Play {n} games", icon="play",
+        self.buttons = [widgets.Button(description=f"▶ Play {n} games",
                                        layout=widgets.Layout(width="160px")) for n in later]
         for button, n in zip(self.buttons, later, strict=False):
             button.on_click(guarded(lambda _b, n=n: self.play(n)))

@@ -109,9 +109,9 @@ class TournamentLab(widgets.VBox):
                                              value=rotate, tooltips=["Each bot takes each seat in turn, same dice",
                                                                      "Every game with the seats as chosen"],
                                              style={"button_width": "118px"})
-        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play",
+        self.run_button = widgets.Button(description="▶ Run", button_style="primary",
                                          layout=widgets.Layout(width="110px"), tooltip="Play the games")
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True,
+        self.cancel_button = widgets.Button(description="■ Cancel", disabled=True,
                                             layout=widgets.Layout(width="110px"), tooltip="Stop the games")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="",
                                             layout=widgets.Layout(width="260px"))
@@ -133,7 +133,7 @@ class TournamentLab(widgets.VBox):
         self.next_page = widgets.Button(description="later ▶", layout=widgets.Layout(width="100px"))
         self.game_number = widgets.BoundedIntText(value=1, min=1, max=games, description="Game #",
                                                   layout=widgets.Layout(width="170px"), style={"description_width": "60px"})
-        self.save_button = widgets.Button(description="Saved game", icon="download",
+        self.save_button = widgets.Button(description="Saved game",
                                           layout=widgets.Layout(width="120px"),
                                           tooltip="Replay this game from its seeds and offer it as a file")
         self.saved = widgets.HTML()
