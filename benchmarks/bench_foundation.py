@@ -36,7 +36,7 @@ def scene_canvas_frame_cost(view, frames: int) -> tuple[float, float]:
 
 def frame_cost() -> tuple[float, int]:
     """Median ms to compute and send one board frame, and comm messages per frame."""
-    from treegames.aspens.board import Hex
+    from treegames.aspens.data import Hex
     from treegames.ui.aspens.board import BoardExplorer
 
     explorer = BoardExplorer()
@@ -49,7 +49,7 @@ def browser_figures() -> dict:
     """Page load to drawn canvas (median of several loads), click to redraw, kernel RSS."""
     from playwright.sync_api import sync_playwright
 
-    from treegames.aspens.board import Hex
+    from treegames.aspens.data import Hex
     from treegames.ui.aspens.scene import HexGeometry
 
     geo = HexGeometry()

@@ -16,7 +16,6 @@ from treegames import aspens, core
 from treegames.aspens import Phase, cell_name, make_board
 from treegames.aspens.odds import production_correlation, production_covariance
 from treegames.ui import palette, safety
-from treegames.ui._shim import game_type_of
 from treegames.ui.aspens.board import BoardExplorer
 from treegames.ui.aspens.odds_view import (
     ForestExplorer,
@@ -149,7 +148,7 @@ def test_every_change_of_the_state_on_screen_refreshes_once():
 
 def test_the_new_game_form_has_one_control_per_option_of_the_schema():
     w = AspensPlay()
-    schema = game_type_of(aspens).options
+    schema = aspens.GAME_TYPE.options
     assert list(w.form.option_boxes) == [o.name for o in schema]
     for option in schema:
         box = w.form.option_boxes[option.name]
@@ -159,7 +158,7 @@ def test_the_new_game_form_has_one_control_per_option_of_the_schema():
 
 
 def test_a_players_option_shows_one_seat_per_player():
-    from treegames.ui._shim import GameType, Option
+    from treegames.core import GameType, Option
 
     kind = GameType("x", "X", (2, 3, 4), False, False, (Option("players", (2, 3, 4), 2, "how many play"),),
                     {"random": core.RandomBot})

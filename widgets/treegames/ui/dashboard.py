@@ -38,7 +38,6 @@ import ipywidgets as widgets
 
 from .. import core
 from . import keyboard, palette, safety
-from ._shim import actions_at, describe, game_type_of
 from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .saving import download_link, states_from_saved, uploaded_text
@@ -82,7 +81,7 @@ class GameDashboard(widgets.VBox):
 
     def __init__(self, seed: int = 1, seats: tuple | None = None, options: dict | None = None,
                  answer: bool = True, speed: int = 10):
-        self.game_type = game_type_of(self.game_module)
+        self.game_type = self.game_module.GAME_TYPE
         self._task = None
         self._log_cache: dict[int, tuple[object, str]] = {}
         self._targets_cache: tuple[object, list] | None = None
@@ -126,7 +125,7 @@ class GameDashboard(widgets.VBox):
 
     def action_for(self, state, place: str):
         """The action a click on ``place`` asks for: the engine's first legal action there, or None."""
-        found = actions_at(state, place)
+        found = state.actions_at(place)
         return found[0] if found else None
 
     def refusal(self, state, place: str) -> str:
@@ -454,7 +453,7 @@ class GameDashboard(widgets.VBox):
         s = self.state
         if self._targets_cache is not None and self._targets_cache[0] is s:
             return self._targets_cache[1]
-        targets = [p for p in self.places() if actions_at(s, p)] if self.is_human_turn() else []
+        targets = [p for p in self.places() if s.actions_at(p)] if self.is_human_turn() else []
         self._targets_cache = (s, targets)
         return targets
 
@@ -509,7 +508,7 @@ class GameDashboard(widgets.VBox):
         if self.cursor is None:
             return
         action = self.action_for(self.state, self.cursor)
-        what = describe(self.state, action) if action is not None else "nothing can be played here"
+        what = self.state.describe(action) if action is not None else "nothing can be played here"
         self._say(f"Cursor on <b>{escape(self.cursor)}</b>: {escape(what)} (Enter plays it).")
 
     # ------------------------------------------------------------ showing
@@ -616,7 +615,7 @@ class GameDashboard(widgets.VBox):
         cached = self._log_cache.get(index)
         if cached is not None and cached[0] is state:
             return cached[1]
-        label = f"{index}. {describe(t.states[index - 1], state.last_action)}"
+        label = f"{index}. {t.states[index - 1].describe(state.last_action)}"
         self._log_cache[index] = (state, label)
         return label
 

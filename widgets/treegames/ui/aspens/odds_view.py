@@ -19,7 +19,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import numpy as np
 
-from ...aspens.board import Direction
+from ...aspens.data import Direction
 from ...aspens.odds import (
     SUN_FACES,
     WIND_FACES,
