@@ -509,3 +509,20 @@ def test_scene_canvas_click_gets_plain_floats():
     view.on_click(lambda x, y: got.append((x, y)))
     view.canvas._mouse_down_callbacks(3, "4.5")
     assert got == [(3.0, 4.5)] and all(type(v) is float for v in got[0])
+
+
+def test_the_landing_page_links_every_notebook_by_its_title(tmp_path):
+    from treegames.ui.landing import pages_html, pages_markdown
+
+    (tmp_path / "index.ipynb").write_text("{}")
+    (tmp_path / "zeta").mkdir()
+    (tmp_path / "zeta" / "new-page.ipynb").write_text(json.dumps(
+        {"cells": [{"cell_type": "markdown", "source": ["# A brand new page\n", "text"]}]}))
+    (tmp_path / "aspens").mkdir()
+    (tmp_path / "aspens" / "broken.ipynb").write_text("not json")
+    page = pages_html(tmp_path / "zeta")
+    assert "<a href='zeta/new-page.ipynb'>A brand new page</a>" in page
+    assert "<a href='aspens/broken.ipynb'>broken</a>" in page
+    assert page.index("Aspens") < page.index("zeta"), "the games come first"
+    (tmp_path / "aspens" / "play.ipynb").write_text("{}")
+    assert pages_markdown(tmp_path).index("aspens/play.ipynb") < pages_markdown(tmp_path).index("broken")
