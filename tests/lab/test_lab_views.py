@@ -203,3 +203,16 @@ def test_whole_number_options_get_a_number_box_not_a_huge_dropdown():
     assert isinstance(boxes["setup"], widgets.Dropdown) and len(boxes["setup"].options) == 6
     boxes["setup"].value = 3
     assert lab.spec().options["setup"] == 3
+
+
+def test_the_histogram_shows_scores_too(results):
+    lab = TournamentLab(game="aspens", bots=("greedy", "random"), games=12, seed=3, run_now=True)
+    lab.margin_view.value = "greedy"
+    lab.histogram_kind.value = True
+    scene = lab.margins.redraw()
+    scores = results.scores("greedy")
+    assert scores == [r.scores[r.seats.index("greedy")] for r in results.records]
+    assert "Score of bot greedy" in scene.texts()
+    assert any(t.startswith("12 games · mean") for t in scene.texts())
+    drawn = sum(len(op.points) for op in scene.ops if isinstance(op, Polygons))
+    assert drawn == len(charts.margin_bins(scores))
