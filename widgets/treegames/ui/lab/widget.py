@@ -76,9 +76,11 @@ def _option_widget(option, value) -> widgets.Widget:
     label = option.name.replace("_", " ")
     if isinstance(option.values, range) and len(option.values) > MAX_DROPDOWN:
         box = widgets.BoundedIntText(value=value, min=option.values.start, max=option.values.stop - 1,
-                                     description=label, tooltip=option.meaning, layout=_form_layout(), style=STYLE)
+                                     description=label, tooltip=option.meaning)
     else:
         box = _dropdown(label, [(str(v), v) for v in option.values], value, option.meaning)
+    box.layout = widgets.Layout(width="330px")  # option names are long: a wider label column
+    box.style = {"description_width": "170px"}
     box.option_name = option.name
     return box
 
@@ -100,7 +102,7 @@ class TournamentLab(widgets.VBox):
         self.game = _dropdown("Game", [(t.title, n) for n, t in types.items()], game)
         self.players = _dropdown("Players", [2], 2)
         self.seats_box = widgets.VBox(layout=widgets.Layout(width="260px"))
-        self.options_box = widgets.VBox(layout=widgets.Layout(width="260px"))
+        self.options_box = widgets.VBox(layout=widgets.Layout(width="340px"))
         counts = sorted(set(games_offered) | {games})
         self.games = _dropdown("Games", counts, games, "How many games to play")
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**9, description="Seed", layout=_form_layout(),
