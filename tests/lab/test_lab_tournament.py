@@ -204,3 +204,22 @@ def test_workers_leave_when_their_parent_is_killed():
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatch):
+    from treegames.lab import runner
+
+    started = []
+    real = runner._start_worker
+
+    def second_fails():
+        if started:
+            raise OSError("no more processes")
+        started.append(real())
+        return started[-1]
+
+    monkeypatch.setattr(runner, "_start_worker", second_fails)
+    run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=400), workers=2).start()
+    assert run.wait(30) and run.state is RunState.FAILED
+    assert "no more processes" in run.error
+    assert started[0].poll() is not None, "the first worker was stopped"
