@@ -89,6 +89,16 @@ class PebblesState:
             raise ValueError(f"cannot read {text!r}")
         return text
 
+    def describe(self, action):
+        return f"{action} pebble(s)."
+
+    @property
+    def last_event(self):
+        return self.describe(self.history[-1]) if self.history else "A new game."
+
+    def actions_at(self, place):
+        return [a for a in self.legal_actions() if a.endswith(place)]
+
 
 def finished_game(seed=1):
     """A whole game played by RandomBots."""

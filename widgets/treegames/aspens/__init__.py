@@ -63,6 +63,7 @@ Options: ``setup`` 2-7, ``cascade_timing`` ("each-tree" | "end-of-turn"),
 them with their values.
 """
 
+from ..core import GameType, Option, RandomBot
 from .board import SETUPS, WATER_LAYOUTS, Board, Direction, Hex, cell_name, make_board, parse_cell
 from .bots import GreedyBot
 from .engine import (
@@ -97,7 +98,29 @@ from .odds import (
     variance_gain,
 )
 
+OPTIONS: tuple[Option, ...] = (
+    Option("setup", SETUPS, 2, "Board setup 2-7 (the rulebook's water layouts; 2 is the standard board)."),
+    Option("cascade_timing", tuple(t.value for t in CascadeTiming), CascadeTiming.EACH_TREE.value,
+           "When closed-off areas fill: after each tree (the rulebook's 'immediately') or at the end of the turn."),
+    Option("trees_per_player", range(1, 10_001), 120,
+           "Trees in each player's bag (our interpretation: replacement pieces once it is empty)."),
+)
+"""The option schema (GAME_TYPE.options)."""
+
+GAME_TYPE = GameType(
+    name="aspens",
+    title="Aspens",
+    players=(2,),
+    has_chance=True,
+    has_hidden_information=False,
+    options=OPTIONS,
+    bots={"greedy": GreedyBot, "random": RandomBot},
+)
+"""What Aspens is: 2 players, chance (first player, Sun and Wind dice), nothing hidden, its options."""
+
 __all__ = [
+    "GAME_TYPE",
+    "OPTIONS",
     "SETUPS",
     "WATER_LAYOUTS",
     "Board",

@@ -77,6 +77,7 @@ follows.  Each choice lives in one place, as data or a named option.
   start player) so a UI can step through them.
 """
 
+from ..core import GameType, Option, RandomBot
 from .bots import GreedyBot
 from .engine import (
     NOTATION_HELP,
@@ -107,7 +108,30 @@ from .rules import (
 )
 from .scoring import SUMMER_POINTS, WINTER_POINTS, majority_points, summer_points, winter_points
 
+OPTIONS: tuple[Option, ...] = (
+    Option("players", (2, 3, 4), 2, "How many players (2-4; 3 players use the 4-player side's inner 7x7)."),
+    Option("wind_pattern", tuple(WIND_PATTERNS), "clockwise",
+           "Our interpretation of the wind board's arrows: turning clockwise, or crosswise."),
+    Option("squirrel_tile_value", (1, 9), 1, "Our interpretation: the squirrel tile's turn-order value."),
+    Option("squirrel_may_pass_squirrels", (True, False), True,
+           "Our interpretation: a squirrel's route may pass over other squirrels."),
+)
+"""The option schema (GAME_TYPE.options)."""
+
+GAME_TYPE = GameType(
+    name="bosk",
+    title="Bosk",
+    players=(2, 3, 4),
+    has_chance=True,
+    has_hidden_information=False,
+    options=OPTIONS,
+    bots={"greedy": GreedyBot, "random": RandomBot},
+)
+"""What Bosk is: 2-4 players, one chance node (the start player), nothing hidden, its options."""
+
 __all__ = [
+    "GAME_TYPE",
+    "OPTIONS",
     "NOTATION_HELP",
     "Action",
     "BoskGame",
