@@ -134,6 +134,11 @@ class Results:
         """Player decisions per game."""
         return [r.moves for r in self.records]
 
+    def first_mover_decisive(self) -> tuple[int, int]:
+        """(first-mover wins, games with a single winner): the counts for a test of a fair share."""
+        single = [r for r in self.records if len(r.winners) == 1]
+        return sum(r.winners[0] == r.first for r in single), len(single)
+
     def tied_games(self) -> int:
         """Games in which nobody won alone."""
         return sum(len(r.winners) != 1 for r in self.records)
