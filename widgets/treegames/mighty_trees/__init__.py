@@ -93,8 +93,9 @@ Our interpretation (where the rulebook is silent)
   trees still stand when the round ends (after the last seat's turn), their
   player captures the habitat.  If several players hold 2 canopy trees then,
   the one with the most trees on their side captures; if still tied, the one
-  earliest in the round (who had them first).  Without this, the first seat
-  won 56% of 2-player games; with it, 55% or less (the benchmark).
+  earliest in the round (who had them first).  With capture at the moment
+  of growing, the first seat won 55-57% of greedy 2-player games; settled at
+  the round's end (and GreedyBot filling its understory first), 52%.
 * A player with no Sol-spending action at all may ``end`` with 0 Sols spent
   (the 1-Sol minimum cannot be met).  If the draw and litter piles are both
   empty, Regroup draws nothing.
