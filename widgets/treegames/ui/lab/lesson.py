@@ -19,7 +19,7 @@ from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stat
 from .. import palette
 from ..canvas import SceneCanvas
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
-from .table import CELL, HEAD, p_text
+from .table import CELL, HEAD, p_is, p_text
 from .widget import guarded
 
 try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
@@ -302,5 +302,5 @@ def first_mover_html(results: Results) -> str:
         f"{results.games} games between random bots</b>: the first mover won {first.win.text()} of all games "
         f"and {stats.share(wins, decisive).text()} of the {decisive} games with a single winner.{ties} "
         f"A fair share is {100 * float(fair):.0f}%; the exact binomial test of <i>a fair share</i> gives "
-        f"p = {p_text(p)}.</div>"
+        f"{p_is(p)}.</div>"
     )

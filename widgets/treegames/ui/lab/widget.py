@@ -76,9 +76,11 @@ def _option_widget(option, value) -> widgets.Widget:
     label = option.name.replace("_", " ")
     if isinstance(option.values, range) and len(option.values) > MAX_DROPDOWN:
         box = widgets.BoundedIntText(value=value, min=option.values.start, max=option.values.stop - 1,
-                                     description=label, tooltip=option.meaning, layout=_form_layout(), style=STYLE)
+                                     description=label, tooltip=option.meaning)
     else:
         box = _dropdown(label, [(str(v), v) for v in option.values], value, option.meaning)
+    box.layout = widgets.Layout(width="330px")  # option names are long: a wider label column
+    box.style = {"description_width": "170px"}
     box.option_name = option.name
     return box
 
@@ -100,7 +102,7 @@ class TournamentLab(widgets.VBox):
         self.game = _dropdown("Game", [(t.title, n) for n, t in types.items()], game)
         self.players = _dropdown("Players", [2], 2)
         self.seats_box = widgets.VBox(layout=widgets.Layout(width="260px"))
-        self.options_box = widgets.VBox(layout=widgets.Layout(width="260px"))
+        self.options_box = widgets.VBox(layout=widgets.Layout(width="340px"))
         counts = sorted(set(games_offered) | {games})
         self.games = _dropdown("Games", counts, games, "How many games to play")
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**9, description="Seed", layout=_form_layout(),
@@ -123,8 +125,11 @@ class TournamentLab(widgets.VBox):
         self.table.add_class("treegames-lab-results")
         self.shares = SceneCanvas(charts.WIDTH, charts.shares_height(5), self._shares_scene)
         self.shares.canvas.add_class("treegames-lab-shares")
-        self.margin_view = _dropdown("Margin of", [("the first mover", "first")], "first",
-                                     "Whose score margin the histogram shows")
+        self.margin_view = _dropdown("Histogram of", [("the first mover", "first")], "first",
+                                     "Whose score margins or scores the histogram shows")
+        self.histogram_kind = widgets.ToggleButtons(options=[("Margins", False), ("Scores", True)], value=False,
+                                                    tooltips=["Score minus the best other score", "Scores"],
+                                                    style={"button_width": "80px"})
         self.margins = SceneCanvas(charts.WIDTH, charts.MARGINS_HEIGHT, self._margins_scene)
         self.margins.canvas.add_class("treegames-lab-margins")
         self.exports = widgets.HTML()
@@ -143,6 +148,7 @@ class TournamentLab(widgets.VBox):
         self.run_button.on_click(guarded(self._on_run))
         self.cancel_button.on_click(guarded(self._on_cancel))
         self.margin_view.observe(guarded(lambda _change: self._redraw_charts()), names="value")
+        self.histogram_kind.observe(guarded(lambda _change: self._redraw_charts()), names="value")
         self.prev_page.on_click(guarded(lambda _b: self._turn_page(-1)))
         self.next_page.on_click(guarded(lambda _b: self._turn_page(+1)))
         self.save_button.on_click(guarded(self._on_save))
@@ -153,7 +159,8 @@ class TournamentLab(widgets.VBox):
                             layout=widgets.Layout(flex_flow="row wrap"))
         controls = widgets.HBox([self.run_button, self.cancel_button, self.progress],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        charts_box = widgets.HBox([self.shares.canvas, widgets.VBox([self.margin_view, self.margins.canvas])],
+        charts_box = widgets.HBox([self.shares.canvas, widgets.VBox([self.margin_view, self.histogram_kind,
+                                                                          self.margins.canvas])],
                                   layout=widgets.Layout(flex_flow="row wrap"))
         games_box = widgets.VBox([
             widgets.HTML("<b>The games</b> (open any one as a saved game)"),
@@ -308,6 +315,8 @@ class TournamentLab(widgets.VBox):
         """The margin histogram of the current results from the chosen point of view."""
         view = self.margin_view.value or "first"
         label = dict((v, k) for k, v in self.margin_view.options).get(view, "the first mover")
+        if self.histogram_kind.value:
+            return charts.margins_scene(self.results.scores(view), label, scores=True)
         return charts.margins_scene(self.results.margins(view), label)
 
     def _redraw_charts(self) -> None:
