@@ -19,6 +19,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import treegames
 from treegames import core
@@ -318,9 +320,12 @@ def check_protocol_state(state, game, rng: random.Random) -> None:
                 assert all(a in legal for a in found)
 
 
-def check_copies(state) -> None:
-    """pickle, copy.copy and copy.deepcopy give an equal state that plays on the same."""
-    for again in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+def check_copies(state, pickled: bool) -> None:
+    """copy.copy, copy.deepcopy (and, if ``pickled``, pickle) give an equal state that plays on the same."""
+    copies = [copy.copy(state), copy.deepcopy(state), copy.deepcopy([state, state])[1]]
+    if pickled:
+        copies.append(pickle.loads(pickle.dumps(state)))
+    for again in copies:
         assert again == state and hash(again) == hash(state)
         assert again.history == state.history and again.legal_actions() == state.legal_actions()
         assert again.last_event == state.last_event
@@ -335,8 +340,7 @@ def test_playouts_keep_the_completed_protocol(name, options, greedy):
     assert states[-1].is_terminal()
     for index, state in enumerate(states):
         check_protocol_state(state, game, rng)
-        if index % 23 == 0 or index == len(states) - 1:
-            check_copies(state)
+        check_copies(state, pickled=index % 23 == 0 or index == len(states) - 1)
         if index and index % 17 == 0:
             before, action = states[index - 1], state.history[-1]
             assert before.apply(str(action)) == before.apply(action) == state, "apply parses notation"
@@ -405,3 +409,14 @@ def test_a_huge_saved_game_entry_is_quoted_once_and_short(name):
     with pytest.raises(core.SavedGameError, match="'options'") as err:
         game.state_from_json(json.dumps(data))
     assert len(str(err.value)) < 400
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(PROTOCOL_GAMES), st.integers(0, 10**6), st.booleans())
+def test_no_state_short_of_the_end_is_ever_stuck(spec, seed, greedy):
+    """Property: in random and greedy playouts of every game, a state that is not terminal has a legal action."""
+    name, options = spec
+    for state in playout(make_game(name, options), seed, greedy):
+        assert state.is_terminal() or state.legal_actions(), f"stuck at {state.phase} after {len(state.history)}"
+        if state.current_player >= 0:
+            assert not state.is_terminal()

@@ -24,7 +24,7 @@ from treegames.ui.lab.lesson import (
     ladder_scene,
     ties_table_html,
 )
-from treegames.ui.lab.table import findings_html, p_text
+from treegames.ui.lab.table import findings_html, p_is, p_text
 from treegames.ui.lab.widget import TournamentLab
 from treegames.ui.scene import Polygons, Segments
 
@@ -190,4 +190,30 @@ def test_fair_share_for_more_players():
     assert single == 8 and wins == sum(r.winners == (r.first,) for r in res.records)
     text = findings_html(res)
     assert "fair share would be 25%" in text
-    assert f"p = {p_text(binomial_test(wins, 8, Fraction(1, 4)))}" in text
+    assert p_is(binomial_test(wins, 8, Fraction(1, 4))) in text
+    assert p_is(0.00001) == "p < 0.0001" and p_is(0.02148) == "p = 0.0215" and p_text(0.5) == "0.5000"
+
+
+def test_whole_number_options_get_a_number_box_not_a_huge_dropdown():
+    import ipywidgets as widgets
+
+    lab = TournamentLab(game="aspens", games=10)
+    boxes = {w.option_name: w for w in lab.options_box.children}
+    assert isinstance(boxes["trees_per_player"], widgets.BoundedIntText)
+    assert boxes["trees_per_player"].max == 10_000 and boxes["trees_per_player"].value == 120
+    assert isinstance(boxes["setup"], widgets.Dropdown) and len(boxes["setup"].options) == 6
+    boxes["setup"].value = 3
+    assert lab.spec().options["setup"] == 3
+
+
+def test_the_histogram_shows_scores_too(results):
+    lab = TournamentLab(game="aspens", bots=("greedy", "random"), games=12, seed=3, run_now=True)
+    lab.margin_view.value = "greedy"
+    lab.histogram_kind.value = True
+    scene = lab.margins.redraw()
+    scores = results.scores("greedy")
+    assert scores == [r.scores[r.seats.index("greedy")] for r in results.records]
+    assert "Score of bot greedy" in scene.texts()
+    assert any(t.startswith("12 games · mean") for t in scene.texts())
+    drawn = sum(len(op.points) for op in scene.ops if isinstance(op, Polygons))
+    assert drawn == len(charts.margin_bins(scores))

@@ -45,8 +45,6 @@ class Phase(StrEnum):
     GAME_OVER = "game-over"  # Finishing & Scoring
 
 
-
-
 class CascadeTiming(StrEnum):
     """When "4. Check for and Resolve Cascades" runs (the ``cascade_timing`` option)."""
 
@@ -213,6 +211,7 @@ def parse_action(text: str, cells: Container[Hex]) -> Action:
         f"(or 'grow-out NE from D5 to E6'), 'end-turn', 'sun 4' or 'wind NE'"
     )
 
+
 def _parse_cell(word: str, text: str, cells: Container[Hex]) -> Hex:
     """A hex name of this board."""
     try:
@@ -223,12 +222,14 @@ def _parse_cell(word: str, text: str, cells: Container[Hex]) -> Hex:
         raise NotationError(f"{core.quote(text)}: {core.quote(word.upper(), 12)} is not a hex of the board")
     return cell
 
+
 def _parse_direction(word: str, text: str) -> Direction:
     """A Wind direction name."""
     try:
         return Direction[word.upper()]
     except KeyError:
         raise NotationError(f"{core.quote(text)}: the Wind directions are E, NE, NW, W, SW and SE") from None
+
 
 def _parse_player(word: str) -> int:
     """A player name (Aspen or Pine)."""

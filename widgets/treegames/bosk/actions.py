@@ -119,6 +119,7 @@ NOTATION_HELP = (
     "'autumn tree d5 tile 6', 'autumn tree d5 tile squirrel', 'leaf E6', 'squirrel F7', 'score winter'"
 )
 
+
 class TurnEnd(IntEnum):
     """Why the last action ended an autumn turn (``state.end_reason``), for the 'what just happened' text."""
 

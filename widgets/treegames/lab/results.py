@@ -148,6 +148,14 @@ class Results:
 
         A bot that sits in several seats of a game counts from its first seat.
         """
+        return [r.margin(seat) for r, seat in self._seats_of(perspective)]
+
+    def scores(self, perspective: str = "first") -> list[int]:
+        """Scores per game from the same points of view as :meth:`margins`."""
+        return [r.scores[seat] for r, seat in self._seats_of(perspective)]
+
+    def _seats_of(self, perspective: str) -> list[tuple[GameRecord, int]]:
+        """(record, seat) for each game, the seat being the one the point of view names."""
         out = []
         for r in self.records:
             if perspective == "first":
@@ -159,7 +167,7 @@ class Results:
             else:
                 continue
             if 0 <= seat < len(r.scores):
-                out.append(r.margin(seat))
+                out.append((r, seat))
         return out
 
     def paired(self) -> Paired | None:

@@ -208,10 +208,13 @@ class TournamentRun:
         chunks: queue.SimpleQueue = queue.SimpleQueue()
         for chunk in _chunks(self.total, self.workers):
             chunks.put(chunk)
-        self._processes = [_start_worker() for _ in range(self.workers)]
-        feeders = [threading.Thread(target=self._feed, args=(p, chunks), daemon=True,
-                                    name=f"treegames-tournament-feed-{i}") for i, p in enumerate(self._processes)]
+        self._processes = []
+        feeders: list[threading.Thread] = []
         try:
+            for i in range(self.workers):  # one at a time, so a failed start still stops the ones already running
+                self._processes.append(_start_worker())
+                feeders.append(threading.Thread(target=self._feed, args=(self._processes[-1], chunks), daemon=True,
+                                                name=f"treegames-tournament-feed-{i}"))
             for feeder in feeders:
                 feeder.start()
             while any(f.is_alive() for f in feeders):
@@ -220,7 +223,7 @@ class TournamentRun:
                 for feeder in feeders:
                     feeder.join(timeout=0.05)
         finally:
-            stop_workers(self._processes, graceful=not self._cancel.is_set() and self.error is None)
+            stop_workers(self._processes, graceful=self.done >= self.total)  # all played: let them exit by themselves
             for feeder in feeders:
                 feeder.join(timeout=5)
         if self.error is None and not self._cancel.is_set() and self.done < self.total:

@@ -1,6 +1,7 @@
 """Pictures of tournament results as pure Scenes: win/tie/loss bars with Wilson whiskers, a score-margin histogram.
 
-Each function maps :class:`~treegames.lab.Results` (or numbers taken from it)
+The histogram shows either score margins (green ahead, red behind, blue level)
+or plain scores (all blue).  Each function maps :class:`~treegames.lab.Results` (or numbers taken from it)
 to a :class:`~treegames.ui.scene.Scene`; the widget sends it to a canvas.  The
 bars carry tags ``(row label, "win" | "tie" | "loss")`` and the histogram bars
 ``("margin", low, high)``, for tests.  Colours are Okabe-Ito, and every bar is
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from ...lab import Results, Tally
+from ...lab import Results, Tally, stats
 from .. import palette
 from ..scene import Polygons, Scene, Segments, Texts, as_points, solid
 
@@ -137,11 +138,11 @@ def margin_bins(margins: list[int], most: int = 21) -> list[tuple[int, int, int]
     return bins
 
 
-def margins_scene(margins: list[int], whose: str) -> Scene:
-    """A histogram of score margins (score minus the best other score) from one point of view."""
+def margins_scene(margins: list[int], whose: str, scores: bool = False) -> Scene:
+    """A histogram of score margins (score minus the best other score) from one point of view, or of the scores."""
     scene = Scene(WIDTH, MARGINS_HEIGHT, palette.BACKGROUND)
-    scene.add(Texts([(WIDTH / 2, 14, f"Score margin of {whose}")], font="bold 13px sans-serif",
-                    colour=palette.INK))
+    scene.add(Texts([(WIDTH / 2, 14, f"{'Score' if scores else 'Score margin'} of {whose}")],
+                    font="bold 13px sans-serif", colour=palette.INK))
     left, right, top, bottom = 40.0, WIDTH - 12.0, 40.0, MARGINS_HEIGHT - 46.0
     bins = margin_bins(margins)
     if not bins:
@@ -168,6 +169,8 @@ def margins_scene(margins: list[int], whose: str) -> Scene:
         polys[kind].append([(x0, y_of(count)), (x1, y_of(count)), (x1, bottom), (x0, bottom)])
         tags[kind].append(("margin", b_lo, b_hi))
     fills = {"ahead": palette.BLUISH_GREEN, "level": palette.SKY_BLUE, "behind": palette.VERMILLION}
+    if scores:
+        fills = dict.fromkeys(fills, palette.BLUE)
     for kind, colour in fills.items():
         scene.add(Polygons(as_points(polys[kind]), solid(colour, len(polys[kind])), tags=tuple(tags[kind])))
     scene.add(Segments(as_points([[(left, bottom), (right, bottom)]]), palette.INK, 1.0))
@@ -176,12 +179,15 @@ def margins_scene(margins: list[int], whose: str) -> Scene:
     shown = sorted({i for i in range(len(bins)) if (i - zero) % every == 0})
     scene.add(Texts([(left + (i + 0.5) * slot, bottom + 11, _bin_text(bins[i])) for i in shown],
                     font="10px sans-serif", colour=palette.INK))
-    ahead = sum(c for lo, _, c in bins if lo > 0)
-    behind = sum(c for _, hi, c in bins if hi < 0)
-    level = len(margins) - ahead - behind
-    scene.add(Texts([(WIDTH / 2, MARGINS_HEIGHT - 14,
-                      f"ahead (green, right) {ahead} · level {level} · behind (red, left) {behind}")],
-                    font="11px sans-serif", colour=palette.INK))
+    if scores:
+        mean, sd = stats.mean_and_sd(margins)
+        footer = f"{len(margins)} games · mean {mean:.1f} · standard deviation {sd:.1f}"
+    else:
+        ahead = sum(c for lo, _, c in bins if lo > 0)
+        behind = sum(c for _, hi, c in bins if hi < 0)
+        level = len(margins) - ahead - behind
+        footer = f"ahead (green, right) {ahead} · level {level} · behind (red, left) {behind}"
+    scene.add(Texts([(WIDTH / 2, MARGINS_HEIGHT - 14, footer)], font="11px sans-serif", colour=palette.INK))
     return scene
 
 

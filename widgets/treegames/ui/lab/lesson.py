@@ -19,10 +19,16 @@ from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stat
 from .. import palette
 from ..canvas import SceneCanvas
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
-from .table import CELL, HEAD, p_text
+from .table import CELL, HEAD, p_is, p_text
 from .widget import guarded
 
+try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
+    from ..aspens.odds_view import Answer
+except ImportError:  # pragma: no cover - before the kit's move
+    from ..odds_view import Answer
+
 __all__ = [
+    "Answer",
     "LadderRow",
     "ladder_scene",
     "IntervalLadder",
@@ -119,7 +125,7 @@ class IntervalLadder(widgets.VBox):
         self.fair = 1 / len(bots)
         self.canvas = SceneCanvas(WIDTH, 40 + LADDER_ROW * (len(now) + len(later)) + 28, self._scene)
         self.canvas.canvas.add_class("treegames-lab-ladder")
-        self.buttons = [widgets.Button(description=f"Play {n} games", icon="play",
+        self.buttons = [widgets.Button(description=f"▶ Play {n} games",
                                        layout=widgets.Layout(width="160px")) for n in later]
         for button, n in zip(self.buttons, later, strict=False):
             button.on_click(guarded(lambda _b, n=n: self.play(n)))
@@ -288,7 +294,7 @@ def first_mover_html(results: Results) -> str:
     first = results.first_mover
     wins, decisive = results.first_mover_decisive()
     p = stats.binomial_test(wins, decisive, fair)
-    name = getattr(lab.game_types()[results.spec.game], "title", results.spec.game)
+    name = lab.game_types()[results.spec.game].title
     ties = (f" {results.tied_games()} games had no single winner, so they are left out of the test."
             if results.tied_games() else "")
     return (
@@ -296,5 +302,5 @@ def first_mover_html(results: Results) -> str:
         f"{results.games} games between random bots</b>: the first mover won {first.win.text()} of all games "
         f"and {stats.share(wins, decisive).text()} of the {decisive} games with a single winner.{ties} "
         f"A fair share is {100 * float(fair):.0f}%; the exact binomial test of <i>a fair share</i> gives "
-        f"p = {p_text(p)}.</div>"
+        f"{p_is(p)}.</div>"
     )

@@ -8,7 +8,7 @@ import html
 from ...lab import Results, Tally, records_csv, stats, summary_csv
 from .. import palette
 
-__all__ = ["p_text", "results_table_html", "findings_html", "games_table_html", "download_link",
+__all__ = ["p_text", "p_is", "results_table_html", "findings_html", "games_table_html", "download_link",
            "csv_links_html"]
 
 CELL = "padding:2px 6px;border-bottom:1px solid #E4E4E4;white-space:nowrap"
@@ -18,6 +18,12 @@ HEAD = f"{CELL};text-align:left;background:#F3F3F3"
 def p_text(p: float) -> str:
     """A p-value for reading: '0.0214', or '< 0.0001' when tiny."""
     return "< 0.0001" if p < 0.0001 else f"{p:.4f}"
+
+
+def p_is(p: float) -> str:
+    """'p = 0.0214', or 'p < 0.0001' when tiny."""
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def _share_cell(s: stats.Share) -> str:
@@ -68,14 +74,14 @@ def findings_html(results: Results) -> str:
         items.append(
             f"<b>First mover</b>: won {first.win.text()} of {n} games. Leaving out the {first.ties} tied "
             f"game{'s' if first.ties != 1 else ''}, it won {first.wins} of {decisive}; the exact binomial "
-            f"test of <i>no advantage</i> (a 50% chance) gives p = {p_text(first.p_value())}."
+            f"test of <i>no advantage</i> (a 50% chance) gives {p_is(first.p_value())}."
         )
     else:
         wins, single = results.first_mover_decisive()
         p = stats.binomial_test(wins, single, _fraction(fair))
         items.append(
             f"<b>First mover</b>: won {first.win.text()} of {n} games and {wins} of the {single} with a single "
-            f"winner; a fair share would be {100 * fair:.0f}% (exact binomial test: p = {p_text(p)})."
+            f"winner; a fair share would be {100 * fair:.0f}% (exact binomial test: {p_is(p)})."
         )
     paired = results.paired()
     if paired is not None and paired.pairs:
@@ -83,7 +89,7 @@ def findings_html(results: Results) -> str:
             f"<b>Paired comparison</b> ({paired.pairs} pairs of games with the same dice and cards, seats "
             f"swapped): {html.escape(paired.first)} did better in {paired.first_better}, "
             f"{html.escape(paired.second)} in {paired.second_better}, even {paired.even}; "
-            f"sign test p = {p_text(paired.p_value())}."
+            f"sign test {p_is(paired.p_value())}."
         )
     tied = results.tied_games()
     if tied:

@@ -50,6 +50,9 @@ REDRAW_EVERY = 0.4
 GAME_COUNTS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000)
 """The numbers of games offered."""
 
+MAX_DROPDOWN = 24
+"""A whole-number option with more values than this gets a number box instead of a dropdown."""
+
 GAMES_PAGE = 10
 """Rows per page of the games table."""
 
@@ -68,6 +71,20 @@ def _dropdown(label: str, options, value, tooltip: str = "") -> widgets.Dropdown
                             layout=_form_layout(), style=STYLE)
 
 
+def _option_widget(option, value) -> widgets.Widget:
+    """A dropdown for a closed list of values, a whole-number box for a range; tagged with the option's name."""
+    label = option.name.replace("_", " ")
+    if isinstance(option.values, range) and len(option.values) > MAX_DROPDOWN:
+        box = widgets.BoundedIntText(value=value, min=option.values.start, max=option.values.stop - 1,
+                                     description=label, tooltip=option.meaning)
+    else:
+        box = _dropdown(label, [(str(v), v) for v in option.values], value, option.meaning)
+    box.layout = widgets.Layout(width="330px")  # option names are long: a wider label column
+    box.style = {"description_width": "170px"}
+    box.option_name = option.name
+    return box
+
+
 class TournamentLab(widgets.VBox):
     """A tournament form, a progress bar with Cancel, and the results (table, charts, CSV, saved games)."""
 
@@ -82,10 +99,10 @@ class TournamentLab(widgets.VBox):
         self._page = 0
         types = lab.game_types()
 
-        self.game = _dropdown("Game", [(getattr(t, "title", n), n) for n, t in types.items()], game)
+        self.game = _dropdown("Game", [(t.title, n) for n, t in types.items()], game)
         self.players = _dropdown("Players", [2], 2)
         self.seats_box = widgets.VBox(layout=widgets.Layout(width="260px"))
-        self.options_box = widgets.VBox(layout=widgets.Layout(width="260px"))
+        self.options_box = widgets.VBox(layout=widgets.Layout(width="340px"))
         counts = sorted(set(games_offered) | {games})
         self.games = _dropdown("Games", counts, games, "How many games to play")
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**9, description="Seed", layout=_form_layout(),
@@ -94,9 +111,9 @@ class TournamentLab(widgets.VBox):
                                              value=rotate, tooltips=["Each bot takes each seat in turn, same dice",
                                                                      "Every game with the seats as chosen"],
                                              style={"button_width": "118px"})
-        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play",
+        self.run_button = widgets.Button(description="▶ Run", button_style="primary",
                                          layout=widgets.Layout(width="110px"), tooltip="Play the games")
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True,
+        self.cancel_button = widgets.Button(description="■ Cancel", disabled=True,
                                             layout=widgets.Layout(width="110px"), tooltip="Stop the games")
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="",
                                             layout=widgets.Layout(width="260px"))
@@ -108,8 +125,11 @@ class TournamentLab(widgets.VBox):
         self.table.add_class("treegames-lab-results")
         self.shares = SceneCanvas(charts.WIDTH, charts.shares_height(5), self._shares_scene)
         self.shares.canvas.add_class("treegames-lab-shares")
-        self.margin_view = _dropdown("Margin of", [("the first mover", "first")], "first",
-                                     "Whose score margin the histogram shows")
+        self.margin_view = _dropdown("Histogram of", [("the first mover", "first")], "first",
+                                     "Whose score margins or scores the histogram shows")
+        self.histogram_kind = widgets.ToggleButtons(options=[("Margins", False), ("Scores", True)], value=False,
+                                                    tooltips=["Score minus the best other score", "Scores"],
+                                                    style={"button_width": "80px"})
         self.margins = SceneCanvas(charts.WIDTH, charts.MARGINS_HEIGHT, self._margins_scene)
         self.margins.canvas.add_class("treegames-lab-margins")
         self.exports = widgets.HTML()
@@ -118,7 +138,7 @@ class TournamentLab(widgets.VBox):
         self.next_page = widgets.Button(description="later ▶", layout=widgets.Layout(width="100px"))
         self.game_number = widgets.BoundedIntText(value=1, min=1, max=games, description="Game #",
                                                   layout=widgets.Layout(width="170px"), style={"description_width": "60px"})
-        self.save_button = widgets.Button(description="Saved game", icon="download",
+        self.save_button = widgets.Button(description="Saved game",
                                           layout=widgets.Layout(width="120px"),
                                           tooltip="Replay this game from its seeds and offer it as a file")
         self.saved = widgets.HTML()
@@ -128,6 +148,7 @@ class TournamentLab(widgets.VBox):
         self.run_button.on_click(guarded(self._on_run))
         self.cancel_button.on_click(guarded(self._on_cancel))
         self.margin_view.observe(guarded(lambda _change: self._redraw_charts()), names="value")
+        self.histogram_kind.observe(guarded(lambda _change: self._redraw_charts()), names="value")
         self.prev_page.on_click(guarded(lambda _b: self._turn_page(-1)))
         self.next_page.on_click(guarded(lambda _b: self._turn_page(+1)))
         self.save_button.on_click(guarded(self._on_save))
@@ -138,7 +159,8 @@ class TournamentLab(widgets.VBox):
                             layout=widgets.Layout(flex_flow="row wrap"))
         controls = widgets.HBox([self.run_button, self.cancel_button, self.progress],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        charts_box = widgets.HBox([self.shares.canvas, widgets.VBox([self.margin_view, self.margins.canvas])],
+        charts_box = widgets.HBox([self.shares.canvas, widgets.VBox([self.margin_view, self.histogram_kind,
+                                                                          self.margins.canvas])],
                                   layout=widgets.Layout(flex_flow="row wrap"))
         games_box = widgets.VBox([
             widgets.HTML("<b>The games</b> (open any one as a saved game)"),
@@ -166,13 +188,10 @@ class TournamentLab(widgets.VBox):
         self.players.layout.display = None if len(counts) > 1 else "none"
         self._build_seats(bots)
         rows = []
-        for option in getattr(gtype, "options", ()) or ():
+        for option in gtype.options:
             if option.name == "players":
                 continue
-            value = (options or {}).get(option.name, option.default)
-            rows.append(_dropdown(option.name.replace("_", " "), [(str(v), v) for v in option.values], value,
-                                  getattr(option, "meaning", option.name)))
-            rows[-1].option_name = option.name
+            rows.append(_option_widget(option, (options or {}).get(option.name, option.default)))
         self.options_box.children = rows
 
     def _build_seats(self, bots: tuple[str, ...] | None = None) -> None:
@@ -296,6 +315,8 @@ class TournamentLab(widgets.VBox):
         """The margin histogram of the current results from the chosen point of view."""
         view = self.margin_view.value or "first"
         label = dict((v, k) for k, v in self.margin_view.options).get(view, "the first mover")
+        if self.histogram_kind.value:
+            return charts.margins_scene(self.results.scores(view), label, scores=True)
         return charts.margins_scene(self.results.margins(view), label)
 
     def _redraw_charts(self) -> None:
@@ -340,6 +361,6 @@ class TournamentLab(widgets.VBox):
         name = f"{spec.game}-seed{spec.seed}-game{number}.json"
         self.saved.value = (
             "<div style='font-size:13px'>" + table.download_link(text, name, f"Download {name}", "application/json")
-            + f"<br>Open this file on the {html.escape(getattr(lab.game_types()[spec.game], 'title', spec.game))}"
+            + f"<br>Open this file on the {html.escape(lab.game_types()[spec.game].title)}"
             " Play page with its <b>Open</b> button to step through the game.</div>"
         )
