@@ -15,6 +15,7 @@ import ipywidgets as widgets
 
 from ... import bosk
 from ...bosk.scoring import SUMMER_POINTS, WINTER_POINTS, Majority, MajorityPoints, majority
+from .. import safety
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
 
@@ -138,7 +139,7 @@ class MajorityTable(widgets.VBox):
         for i in range(count):
             button = widgets.Button(layout=widgets.Layout(width="76px", height="24px", padding="0"),
                                     tooltip="Show this one on the board and explain its points")
-            button.on_click(lambda _b, i=i: self.select(None if self.selected == i else i))
+            safety.on_click(button, lambda i=i: self.select(None if self.selected == i else i))
             cells = [widgets.HTML() for _ in range(n + 1)]
             self._buttons.append(button)
             self._cells.append(cells)
