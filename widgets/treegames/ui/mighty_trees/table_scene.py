@@ -88,6 +88,8 @@ class TableOptions:
     sol_note: str = ""  # from the engine, e.g. why 'end' is not allowed yet
     litter_top: object | None = None  # the card discarded last (face up on the litter), if known
     show_captured: bool = False  # the capture-2-habitats variation: show each side's captured count
+    fresh: frozenset = frozenset()  # card ids just drawn into the viewer's Command (marked "new")
+    hidden_note: str = ""  # on the cover when nobody may look (a bot's Command); no button
     width: int = WIDTH
 
 
@@ -463,6 +465,11 @@ def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
     """The viewer's Command face up, or the hand cover while another person may be looking."""
     w = o.width - 2 * MARGIN
     title = f"{_name(o, view.player)}: your Command ({len(view.hand)} card{'s' if len(view.hand) != 1 else ''})"
+    if o.hidden_note:
+        p.rect(MARGIN, y, w, HAND_H + 24, fill="#E4E4DE", stroke="#9A9A9A", lw=1.0, layer=1)
+        _backs(p, o.width / 2 - 20, y + 30, len(view.hand), None)
+        p.text(o.width / 2, y + (HAND_H + 24) / 2 + 14, o.hidden_note, "italic 12px sans-serif", palette.INK)
+        return y + HAND_H + 30
     if o.covered:
         p.rect(MARGIN, y, w, HAND_H + 24, fill="#3E5C4B", stroke=palette.INK, lw=1.5, tag=("cover",), layer=1)
         p.text(o.width / 2, y + (HAND_H + 24) / 2 - 8, o.cover_text or "Press to show your hand",
@@ -477,6 +484,9 @@ def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
         tag = ("hand", card.id)
         _card(p, card, x, top, HAND_W, HAND_H, view, tag=tag, big=True, selected=card.id == o.selected,
               target=tag in o.targets)
+        if card.id in o.fresh:
+            p.rect(x + HAND_W - 34, top - 8, 34, 14, fill=palette.YELLOW, stroke=palette.INK, lw=1.0, layer=6)
+            p.text(x + HAND_W - 17, top - 1, "new", "bold 10px sans-serif", palette.INK, layer=7)
     if not view.hand:
         p.text(o.width / 2, top + HAND_H / 2, "no cards", "italic 12px sans-serif", palette.MUTED_INK)
     return top + HAND_H + 10
