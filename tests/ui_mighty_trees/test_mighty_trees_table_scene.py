@@ -183,6 +183,9 @@ def test_the_chosen_card_and_its_targets_are_outlined():
         return sum(len(op.points) for op in scene.ops if isinstance(op, Polygons) and op.stroke == colour)
     assert strokes(chosen, ts.SELECT) == strokes(plain, ts.SELECT) + 1
     assert strokes(chosen, ts.TARGET) > strokes(plain, ts.TARGET)
+    for place in [("litter",), ("habitat",), ("side", (me + 1) % state.num_players)]:
+        lit = ts.table_scene(view, ts.TableOptions(selected=card.id, targets=frozenset({place})))
+        assert strokes(lit, ts.TARGET) == strokes(plain, ts.TARGET) + 1, place
 
 
 # ---------------------------------------------------------------- clicks

@@ -80,7 +80,8 @@ class MightyTreesPlay(GameDashboard):
     board_label = "table"
     place_word = "card or slot"
 
-    def __init__(self, seed: int = 1, seats: tuple | None = None, teacher: bool = False, **options):
+    def __init__(self, seed: int = 1, seats: tuple | None = None, teacher: bool = False, answer: bool = True,
+                 **options):
         self.players = options.get("players", mt.GAME_TYPE.defaults()["players"])
         self.selected: tuple | None = None
         self.pending = None  # an attack waiting for Confirm
@@ -103,7 +104,7 @@ class MightyTreesPlay(GameDashboard):
                                             layout=widgets.Layout(width="auto"))
         self.actions_note = widgets.HTML()
         self.odds_panel = OddsPanel()
-        super().__init__(seed=seed, seats=seats, options=options)
+        super().__init__(seed=seed, seats=seats, options=options, answer=answer)
         report = self.report_failure
         safety.observe(self.teacher_box, lambda _v: self.refresh(), report=report)
         safety.on_click(self.show_hand_button, lambda: self.play_at("cover"), report=report)
@@ -125,6 +126,7 @@ class MightyTreesPlay(GameDashboard):
         seats_now = tuple(seats or self._default_seats())[: self.players]
         self.cover = CoverKeeper(tuple(p for p, kind in enumerate(seats_now) if kind == "human"))
         super().new_game(seed=seed, seats=seats, **options)
+        self._answer()  # the deal and any bots before the first person play on by themselves
 
     def side_widgets(self) -> list:
         """The Teacher view toggle, the hand-cover button and the attack preview."""
@@ -417,6 +419,16 @@ class MightyTreesPlay(GameDashboard):
         """The card that went onto the litter pile last (face up on top), looking back along the timeline."""
         t = self.timeline
         index = t.cursor
+        cached = getattr(self, "_litter_cache", None)
+        if cached is not None and cached[0] is t.states[index]:
+            return cached[1]
+        top = self._find_litter_top(index)
+        self._litter_cache = (t.states[index], top)
+        return top
+
+    def _find_litter_top(self, index: int):
+        """The litter's top card at timeline step ``index`` (None if unknown or the litter is empty)."""
+        t = self.timeline
         for i in range(index, max(0, index - LITTER_LOOKBACK), -1):
             now, before = t.states[i], t.states[i - 1]
             if not now.litter_cards:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from ... import core
 from ... import mighty_trees as mt
 from ...mighty_trees import data as cards
+from ...mighty_trees.bots import score
 
 __all__ = ["Note", "Tour", "TourGuide", "FEATURES", "feature_of", "make_tour", "note_for"]
 
@@ -60,10 +61,12 @@ class TourGuide:
         missing = [f for f in FEATURES if f not in self.shown]
         planting_first = state.tree_count(state.mover) == 0 and any(a.verb is mt.Verb.PLANT for a in legal)
         for feature in [] if planting_first else missing:
-            for action in legal:
-                if feature_of(action) == feature and not self._wasteful(state, action):
-                    self.shown.add(feature)
-                    return action
+            shows = [a for a in legal if feature_of(a) == feature and not self._wasteful(state, a)]
+            if shows:  # of the actions that show the rule, the one that leaves the mover best placed
+                me = state.mover
+                best = max(shows, key=lambda a: score(state.apply(a).view_for(me)))
+                self.shown.add(feature)
+                return best
         action = self.greedy.choose(state)
         if missing and state.apply(action).is_terminal():
             calmer = [a for a in legal if not state.apply(a).is_terminal()]
@@ -75,9 +78,11 @@ class TourGuide:
 
     @staticmethod
     def _wasteful(state, action) -> bool:
-        """A demonstration that would throw away the mover's own last tree is skipped."""
+        """A demonstration that would cost the mover one of their own trees is skipped."""
         if action.verb is mt.Verb.DISCARD and action.place != "hand":
             return True
+        if action.verb in (mt.Verb.TREND, mt.Verb.DISASTER):
+            return state.apply(action).tree_count(state.mover) < state.tree_count(state.mover)
         return False
 
 

@@ -39,9 +39,9 @@ class MightyTreesWalkthrough(MightyTreesPlay):
                                                                             self.tour.chapters()],
                                         value=-1, layout=widgets.Layout(width="auto", max_width="100%"))
         game = self.tour.states[0].game
-        super().__init__(seed=self.tour.seed, seats=("greedy",) * game.num_players, teacher=True,
+        super().__init__(seed=self.tour.seed, seats=("greedy",) * game.num_players, teacher=True, answer=False,
                          players=game.num_players, max_turns=game.max_turns)
-        self.answer_box.value = False
+        self.stop_auto()
         self.timeline.replace(list(self.tour.states))
         self.timeline.jump(0)
         safety.observe(self.chapter, self._jump, report=self.report_failure)
