@@ -217,3 +217,22 @@ def test_the_odds_tab_shows_the_movers_odds_only_to_the_mover():
     assert w.is_human_turn()
     assert "Odds for P" in w.odds_panel.heading.value
     assert "%" in w.odds_panel.body.value
+
+
+def test_the_keyboard_chooses_a_card_and_plays_it():
+    w = MightyTreesPlay(seed=6, seats=(PERSON, "greedy"))
+    w.run_auto()
+    assert w.is_human_turn()
+    w.key("Tab")
+    assert w.cursor is not None and tag_of(w.cursor)[0] in ("hand", "understory", "canopy")
+    w.key("Enter")
+    assert w.selected == tag_of(w.cursor) or w.selected is not None
+    targets = w.keyboard_targets()
+    assert targets and all(tag_of(t) in w.highlights(w.state) or tag_of(t) == w.selected for t in targets)
+    steps = len(w.timeline.states)
+    target = next(t for t in targets if tag_of(t) != w.selected)
+    w.cursor = target
+    w.key("Enter")
+    if w.pending is not None:
+        w.confirm_button.click()
+    assert len(w.timeline.states) == steps + 1

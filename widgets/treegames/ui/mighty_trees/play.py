@@ -111,6 +111,9 @@ class MightyTreesPlay(GameDashboard):
         safety.on_click(self.confirm_button, self.confirm_attack, report=report)
         safety.on_click(self.cancel_button, self.cancel_attack, report=report)
         safety.on_click(self.action_button, self.play_listed, report=report)
+        self.save_note.value += (
+            "<div style='font-size:13px;color:#9A3A00'>The saved file lists every card drawn, the hidden "
+            "Commands included: download it when the game is over, or keep it for the teacher.</div>")
         self.add_class("treegames-mighty-trees-play")
 
     # ------------------------------------------------------------ the kit's hooks
