@@ -19,6 +19,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import treegames
 from treegames import core
@@ -170,18 +172,6 @@ PROTOCOL_GAMES = [
 ]
 PROTOCOL_IDS = [f"{name}-{'-'.join(str(v) for v in options.values()) or 'default'}" for name, options in PROTOCOL_GAMES]
 NAMES = ["aspens", "bosk", "mighty_trees"]
-CONVERTED = {"mighty_trees"}  # games already on the completed protocol (issue 9, in progress)
-
-
-def converted(params: list) -> list:
-    """The parameters, with games not yet converted marked as expected to fail."""
-    out = []
-    for p in params:
-        name = p[0] if isinstance(p, tuple) else p
-        marks = () if name in CONVERTED else (pytest.mark.xfail(reason="not yet on the completed protocol"),)
-        out.append(pytest.param(*(p if isinstance(p, tuple) else (p,)), marks=marks))
-    return out
-
 
 def make_game(name: str, options: dict):
     """A game from its package's new_game."""
@@ -233,7 +223,6 @@ def playout(game, seed: int, greedy: bool):
 # ---------------------------------------------------------------------------- game types and options
 
 
-@pytest.mark.xfail(reason="needs every game converted")
 def test_games_lists_every_game_type_by_name():
     types = treegames.games()
     assert list(types) == NAMES
@@ -253,7 +242,7 @@ def test_game_module_refuses_an_unknown_game():
         treegames.game_module("chess")
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_the_option_schema_is_complete(name):
     game_type = treegames.game_module(name).GAME_TYPE
     names = [o.name for o in game_type.options]
@@ -272,7 +261,7 @@ def test_the_option_schema_is_complete(name):
     assert json.loads(json.dumps(made.options)) == made.options
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_every_allowed_option_value_makes_a_game(name):
     game_type = treegames.game_module(name).GAME_TYPE
     for option in game_type.options:
@@ -284,7 +273,7 @@ def test_every_allowed_option_value_makes_a_game(name):
             assert game.new_initial_state().legal_actions()
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_new_game_refuses_an_unknown_option_naming_the_options(name):
     game_type = treegames.game_module(name).GAME_TYPE
     with pytest.raises(core.OptionError, match="no_such_option") as err:
@@ -292,7 +281,7 @@ def test_new_game_refuses_an_unknown_option_naming_the_options(name):
     assert all(o.name in str(err.value) for o in game_type.options)
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_new_game_refuses_a_value_outside_the_schema_naming_the_allowed_values(name):
     game_type = treegames.game_module(name).GAME_TYPE
     for option in game_type.options:
@@ -331,15 +320,18 @@ def check_protocol_state(state, game, rng: random.Random) -> None:
                 assert all(a in legal for a in found)
 
 
-def check_copies(state) -> None:
-    """pickle, copy.copy and copy.deepcopy give an equal state that plays on the same."""
-    for again in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+def check_copies(state, pickled: bool) -> None:
+    """copy.copy, copy.deepcopy (and, if ``pickled``, pickle) give an equal state that plays on the same."""
+    copies = [copy.copy(state), copy.deepcopy(state), copy.deepcopy([state, state])[1]]
+    if pickled:
+        copies.append(pickle.loads(pickle.dumps(state)))
+    for again in copies:
         assert again == state and hash(again) == hash(state)
         assert again.history == state.history and again.legal_actions() == state.legal_actions()
         assert again.last_event == state.last_event
 
 
-@pytest.mark.parametrize("name, options", converted(PROTOCOL_GAMES), ids=PROTOCOL_IDS)
+@pytest.mark.parametrize("name, options", PROTOCOL_GAMES, ids=PROTOCOL_IDS)
 @pytest.mark.parametrize("greedy", [False, True], ids=["random", "greedy"])
 def test_playouts_keep_the_completed_protocol(name, options, greedy):
     game = make_game(name, options)
@@ -348,14 +340,13 @@ def test_playouts_keep_the_completed_protocol(name, options, greedy):
     assert states[-1].is_terminal()
     for index, state in enumerate(states):
         check_protocol_state(state, game, rng)
-        if index % 23 == 0 or index == len(states) - 1:
-            check_copies(state)
+        check_copies(state, pickled=index % 23 == 0 or index == len(states) - 1)
         if index and index % 17 == 0:
             before, action = states[index - 1], state.history[-1]
             assert before.apply(str(action)) == before.apply(action) == state, "apply parses notation"
 
 
-@pytest.mark.parametrize("name, options", converted(PROTOCOL_GAMES[::2]), ids=PROTOCOL_IDS[::2])
+@pytest.mark.parametrize("name, options", PROTOCOL_GAMES[::2], ids=PROTOCOL_IDS[::2])
 def test_states_are_immutable(name, options):
     game = make_game(name, options)
     state = playout(game, seed=3, greedy=False)[10]
@@ -370,7 +361,7 @@ def test_states_are_immutable(name, options):
         state.anything_new = 1
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_notation_errors_are_illegal_actions_and_change_nothing(name):
     module = treegames.game_module(name)
     assert issubclass(module.NotationError, core.NotationError)
@@ -389,7 +380,7 @@ def test_notation_errors_are_illegal_actions_and_change_nothing(name):
     assert state.to_json() == before
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_a_huge_number_in_a_saved_game_names_the_entry(name):
     game = treegames.game_module(name).new_game()
     data = json.loads(game.new_initial_state().to_json())
@@ -402,7 +393,7 @@ def test_a_huge_number_in_a_saved_game_names_the_entry(name):
     assert len(str(err.value)) < 400
 
 
-@pytest.mark.parametrize("name", converted(NAMES))
+@pytest.mark.parametrize("name", NAMES)
 def test_a_huge_saved_game_entry_is_quoted_once_and_short(name):
     game = treegames.game_module(name).new_game()
     rng = random.Random(1)
@@ -418,3 +409,14 @@ def test_a_huge_saved_game_entry_is_quoted_once_and_short(name):
     with pytest.raises(core.SavedGameError, match="'options'") as err:
         game.state_from_json(json.dumps(data))
     assert len(str(err.value)) < 400
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(PROTOCOL_GAMES), st.integers(0, 10**6), st.booleans())
+def test_no_state_short_of_the_end_is_ever_stuck(spec, seed, greedy):
+    """Property: in random and greedy playouts of every game, a state that is not terminal has a legal action."""
+    name, options = spec
+    for state in playout(make_game(name, options), seed, greedy):
+        assert state.is_terminal() or state.legal_actions(), f"stuck at {state.phase} after {len(state.history)}"
+        if state.current_player >= 0:
+            assert not state.is_terminal()

@@ -141,3 +141,16 @@ def test_share_text():
 def test_mean_and_sd():
     assert stats.mean_and_sd([2, 4, 4, 4, 5, 5, 7, 9]) == pytest.approx((5.0, math.sqrt(32 / 7)))
     assert stats.mean_and_sd([]) == (0.0, 0.0)
+
+
+@given(st.integers(0, 60), st.sampled_from([Fraction(1, 2), Fraction(1, 3), Fraction(1, 4), Fraction(2, 7)]))
+def test_binomial_weights_are_the_exact_distribution(n, p):
+    weights, total = stats.binomial_weights(n, p)
+    assert sum(weights) == total
+    assert [Fraction(w, total) for w in weights] == [stats.binomial_pmf(i, n, p) for i in range(n + 1)]
+
+
+def test_binomial_test_at_the_edges_of_p():
+    assert stats.binomial_test(0, 5, Fraction(0)) == 1.0
+    assert stats.binomial_test(1, 5, Fraction(0)) == 0.0
+    assert stats.binomial_test(5, 5, Fraction(1)) == 1.0

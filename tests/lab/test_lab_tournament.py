@@ -170,3 +170,56 @@ def test_the_lab_imports_no_ui():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('ipywidgets', 'ipycanvas', 'IPython')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+PARENT = """
+import sys, time
+from treegames.lab import TournamentRun, TournamentSpec
+run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=5000, seed=1), workers=2).start()
+while run.done == 0:
+    time.sleep(0.02)
+print(" ".join(map(str, run.process_ids())), flush=True)
+time.sleep(60)
+"""
+
+
+def test_workers_leave_when_their_parent_is_killed():
+    import signal
+    import subprocess
+    import sys
+
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in parent.stdout.readline().split()]
+        assert len(pids) == 2
+        parent.send_signal(signal.SIGKILL)  # a kernel killed outright: no cancel, no clean-up code runs
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        alive = pids
+        while alive and time.monotonic() < deadline:
+            alive = [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+            time.sleep(0.05)
+        assert alive == [], "the workers noticed the closed pipe and exited"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatch):
+    from treegames.lab import runner
+
+    started = []
+    real = runner._start_worker
+
+    def second_fails():
+        if started:
+            raise OSError("no more processes")
+        started.append(real())
+        return started[-1]
+
+    monkeypatch.setattr(runner, "_start_worker", second_fails)
+    run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=400), workers=2).start()
+    assert run.wait(30) and run.state is RunState.FAILED
+    assert "no more processes" in run.error
+    assert started[0].poll() is not None, "the first worker was stopped"

@@ -15,14 +15,16 @@ package has the same modules for the same jobs:
 * ``data.py`` -- boards or cards and the rulebook's numbers, loaded and checked;
 * ``actions.py`` -- the vocabularies (phases, action kinds), the action values
   and their notation (``parse_action``; a ``NotationError`` per game);
-* ``words.py`` -- ``explain()``, ``describe()`` and ``last_event`` texts;
+* ``words.py`` -- ``explain()``, ``describe()`` and ``last_event`` texts (Mighty
+  Trees writes its ``last_event`` sentence as it applies an action, in the engine);
 * ``engine.py`` -- the game class, the option schema ``OPTIONS`` (with
   ``OPTION_DEFAULTS``) and the immutable state machine;
 * ``bots.py`` -- ``GreedyBot(rng)``;
 * extras by job: ``odds.py`` (exact chance maths), ``scoring.py`` (Bosk majorities).
 
 Imports only go down that list (data <- actions <- words <- engine <- bots <-
-the package), so there are no import cycles.  The package declares
+the package; an extra sits where it is needed, e.g. Aspens' odds.py between data
+and actions), so there are no import cycles (``tests/test_layering.py`` checks).  The package declares
 ``GAME_TYPE`` and re-exports the names views need (``from treegames import
 aspens; aspens.new_game()``).
 
@@ -42,7 +44,9 @@ Each package has ``new_game(**options)`` taking the schema's option names as
 keywords; an unknown option or a value outside ``values`` raises
 :class:`OptionError` (a ``ValueError``) naming the option and the allowed
 values.  A :class:`Game` has ``name``, ``num_players``, ``options`` (a JSON-safe
-dict), ``game_type``, ``new_initial_state()`` and ``state_from_json(text)``.
+dict, written into saved games; Mighty Trees keeps the player count in
+``num_players`` only), ``game_type``, ``new_game_options()`` (the keywords that
+make an equal game), ``new_initial_state()`` and ``state_from_json(text)``.
 
 States
 ------
@@ -136,6 +140,7 @@ __all__ = [
     "TERMINAL",
     "SAVE_FORMAT",
     "MAX_NOTATION",
+    "PARENT",
     "IllegalAction",
     "NotationError",
     "SavedGameError",
@@ -161,7 +166,6 @@ __all__ = [
     "save_json",
     "load_json",
     "check_options",
-    "check_player_count",
 ]
 
 CHANCE = -1
@@ -178,6 +182,9 @@ MAX_NOTATION = 200
 
 QUOTE_LIMIT = 80
 """How much of a bad value an error message quotes."""
+
+PARENT = object()
+"""A :class:`FrozenState` ``_RESET`` value: the field holds the state the new one was made from."""
 
 GAME_NAMES = ("aspens", "bosk", "mighty_trees")
 """The games, in the order a menu lists them."""
@@ -208,7 +215,8 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         value = value[: 4 * limit]  # never build the repr of a huge string
     text = repr(value)
     if len(text) > limit:
-        text = text[: limit - 16] + (f"... ({size} chars)" if size is not None else "...")
+        suffix = f"... ({size} chars)" if size is not None else "..."
+        text = text[: limit - len(suffix)] + suffix
     return text
 
 
@@ -265,6 +273,14 @@ class Option:
         if not self.allows(value):
             if isinstance(self.values, range):
                 raise OptionError(f"option {self.name!r} must be {self.shown_values()}, not {quote(value)}")
+            values = self.values
+            if len(values) > 2 and all(type(v) is int for v in values) and list(values) == list(
+                range(values[0], values[0] + len(values))
+            ):
+                raise OptionError(
+                    f"option {self.name!r} must be from {values[0]} to {values[-1]} "
+                    f"(one of {self.shown_values()}), not {quote(value)}"
+                )
             raise OptionError(f"option {self.name!r} must be one of {self.shown_values()}, not {quote(value)}")
 
 
@@ -347,12 +363,6 @@ def check_options(given: dict[str, Any], allowed: dict[str, Sequence | type]) ->
             raise OptionError(f"option {key!r} must be one of {shown}, not {quote(value)}")
 
 
-def check_player_count(players: object, allowed: range, game: str) -> None:
-    """Raise OptionError naming the allowed numbers of players unless ``players`` is one of them."""
-    if type(players) is not int or players not in allowed:
-        raise OptionError(f"{game} is for {allowed.start} to {allowed.stop - 1} players, not {quote(players)}")
-
-
 # --------------------------------------------------------------------------
 # The protocol as types
 
@@ -412,6 +422,8 @@ class State(Protocol):
     def describe(self, action: Action) -> str: ...
 
     def parse_action(self, text: str) -> Action: ...
+
+    def actions_at(self, place: str) -> list: ...
 
 
 # --------------------------------------------------------------------------
@@ -479,6 +491,8 @@ def _make_copier(cls: type, draft: type) -> Callable:
             lines.append("    s._trail = (self._trail, action)")
         elif name == "_history":
             lines.append("    s._history = None")
+        elif name in cls._RESET and cls._RESET[name] is PARENT:
+            lines.append(f"    s.{name} = self")
         elif name in cls._RESET:
             env[f"_reset_{name}"] = cls._RESET[name]
             lines.append(f"    s.{name} = _reset_{name}")
@@ -509,7 +523,7 @@ class FrozenState:
     A subclass declares ``__slots__`` (every field), ``_FIELDS`` (the fields that make
     the position: equality and hashing use them, with the game and the history) and
     ``_RESET`` (fields that a new state starts afresh, name -> value, e.g. caches and
-    "what the last action did").  It then gets
+    "what the last action did"; the value :data:`PARENT` stores the state it was made from).  It then gets
 
     * ``cls._Draft``: a writable subclass; ``self._child(action)`` returns a draft copy
       of ``self`` with ``action`` appended to the history, which ``apply`` edits and then

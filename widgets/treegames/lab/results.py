@@ -134,6 +134,11 @@ class Results:
         """Player decisions per game."""
         return [r.moves for r in self.records]
 
+    def first_mover_decisive(self) -> tuple[int, int]:
+        """(first-mover wins, games with a single winner): the counts for a test of a fair share."""
+        single = [r for r in self.records if len(r.winners) == 1]
+        return sum(r.winners[0] == r.first for r in single), len(single)
+
     def tied_games(self) -> int:
         """Games in which nobody won alone."""
         return sum(len(r.winners) != 1 for r in self.records)
@@ -143,6 +148,14 @@ class Results:
 
         A bot that sits in several seats of a game counts from its first seat.
         """
+        return [r.margin(seat) for r, seat in self._seats_of(perspective)]
+
+    def scores(self, perspective: str = "first") -> list[int]:
+        """Scores per game from the same points of view as :meth:`margins`."""
+        return [r.scores[seat] for r, seat in self._seats_of(perspective)]
+
+    def _seats_of(self, perspective: str) -> list[tuple[GameRecord, int]]:
+        """(record, seat) for each game, the seat being the one the point of view names."""
         out = []
         for r in self.records:
             if perspective == "first":
@@ -154,7 +167,7 @@ class Results:
             else:
                 continue
             if 0 <= seat < len(r.scores):
-                out.append(r.margin(seat))
+                out.append((r, seat))
         return out
 
     def paired(self) -> Paired | None:

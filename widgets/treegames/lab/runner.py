@@ -8,7 +8,8 @@ and played by worker processes, one per core up to ``MAX_WORKERS``.
 
 * Every game depends only on the spec and its number (see :mod:`.tournament`),
   so the records, sorted by game, are the same whatever the worker count.
-* ``progress(done, total)`` is called after each chunk; ``records()`` and
+* ``progress(done, total)`` is called after each chunk, one call at a time with
+  ``done`` never going down, and once more when the run ends; ``records()`` and
   ``results()`` give what has been played so far, at any moment.
 * ``cancel()`` stops the run: worker processes are terminated (then killed if
   they linger) and reaped before the run reports ``CANCELLED``, so no process
@@ -86,6 +87,7 @@ class TournamentRun:
         self.elapsed = 0.0
         self._records: list[GameRecord] = []
         self._lock = threading.Lock()
+        self._report_lock = threading.Lock()
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self._processes: list = []
@@ -158,24 +160,25 @@ class TournamentRun:
         """Keep a chunk's records and report progress."""
         with self._lock:
             self._records.extend(records)
-            done = len(self._records)
-        self.elapsed = time.perf_counter() - (self.started_at or 0.0)
-        if self.progress is not None:
-            try:
-                self.progress(done, self.total)
-            except Exception:  # a view's callback must never stop the tournament
-                log.exception("tournament progress callback failed")
+        with self._report_lock:  # one report at a time, so the counts a view sees never go backwards
+            self.elapsed = time.perf_counter() - (self.started_at or 0.0)
+            if self.progress is not None:
+                try:
+                    self.progress(self.done, self.total)
+                except Exception:  # a view's callback must never stop the tournament
+                    log.exception("tournament progress callback failed")
 
     def _finish(self, state: RunState, error: str | None = None) -> None:
         """Record how the run ended and tell the progress callback once more."""
         self.error = error
         self.elapsed = time.perf_counter() - (self.started_at or 0.0)
-        self.state = state
-        if self.progress is not None:
-            try:
-                self.progress(self.done, self.total)
-            except Exception:
-                log.exception("tournament progress callback failed")
+        with self._report_lock:
+            self.state = state
+            if self.progress is not None:
+                try:
+                    self.progress(self.done, self.total)
+                except Exception:
+                    log.exception("tournament progress callback failed")
 
     def _run(self) -> None:
         """Play every chunk, in this thread or in worker processes."""
@@ -205,10 +208,13 @@ class TournamentRun:
         chunks: queue.SimpleQueue = queue.SimpleQueue()
         for chunk in _chunks(self.total, self.workers):
             chunks.put(chunk)
-        self._processes = [_start_worker() for _ in range(self.workers)]
-        feeders = [threading.Thread(target=self._feed, args=(p, chunks), daemon=True,
-                                    name=f"treegames-tournament-feed-{i}") for i, p in enumerate(self._processes)]
+        self._processes = []
+        feeders: list[threading.Thread] = []
         try:
+            for i in range(self.workers):  # one at a time, so a failed start still stops the ones already running
+                self._processes.append(_start_worker())
+                feeders.append(threading.Thread(target=self._feed, args=(self._processes[-1], chunks), daemon=True,
+                                                name=f"treegames-tournament-feed-{i}"))
             for feeder in feeders:
                 feeder.start()
             while any(f.is_alive() for f in feeders):
@@ -217,7 +223,7 @@ class TournamentRun:
                 for feeder in feeders:
                     feeder.join(timeout=0.05)
         finally:
-            stop_workers(self._processes, graceful=not self._cancel.is_set() and self.error is None)
+            stop_workers(self._processes, graceful=self.done >= self.total)  # all played: let them exit by themselves
             for feeder in feeders:
                 feeder.join(timeout=5)
         if self.error is None and not self._cancel.is_set() and self.done < self.total:

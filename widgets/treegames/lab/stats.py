@@ -30,6 +30,7 @@ __all__ = [
     "share",
     "wilson_interval",
     "binomial_pmf",
+    "binomial_weights",
     "binomial_test",
     "normal_test",
     "sign_test",
@@ -104,11 +105,33 @@ def binomial_pmf(k: int, n: int, p: Fraction = Fraction(1, 2)) -> Fraction:
     return math.comb(n, k) * p**k * (1 - p) ** (n - k)
 
 
+def binomial_weights(n: int, p: Fraction) -> tuple[list[int], int]:
+    """Whole numbers w_0..w_n and their total b^n with P(i successes) = w_i / b^n exactly, for p = a/b.
+
+    w_i = C(n, i) a^i (b - a)^(n - i), built one from the last by an exact division,
+    so even 10 000 trials take a few milliseconds.
+    """
+    p = Fraction(p)
+    a, b = p.numerator, p.denominator
+    c = b - a
+    if a == 0 or c == 0:
+        weights = [0] * (n + 1)
+        weights[0 if a == 0 else n] = 1
+        return weights, 1
+    w = c**n
+    weights = [w]
+    for i in range(n):
+        w = w * (n - i) * a // ((i + 1) * c)
+        weights.append(w)
+    return weights, b**n
+
+
 def binomial_test(k: int, n: int, p: Fraction = Fraction(1, 2)) -> float:
     """Exact two-sided p-value of k successes in n trials if the true chance is p.
 
     Sums the exact probabilities of every count no more likely than k (R's
-    ``binom.test`` convention).  For p = 1/2 this is twice the smaller tail.
+    ``binom.test`` convention), in whole-number arithmetic; for p = 1/2 this is
+    twice the smaller tail.
     """
     _check_counts(k, n)
     p = Fraction(p)
@@ -116,15 +139,9 @@ def binomial_test(k: int, n: int, p: Fraction = Fraction(1, 2)) -> float:
         raise ValueError(f"the chance p must lie in [0, 1], not {p}")
     if n == 0:
         return 1.0
-    if p == Fraction(1, 2):  # symmetric: whole-number arithmetic, twice the smaller tail
-        tail_end = min(k, n - k)
-        tail = sum(math.comb(n, i) for i in range(tail_end + 1))
-        if 2 * tail_end == n:
-            return 1.0
-        return min(1.0, float(Fraction(2 * tail, 2**n)))
-    observed = binomial_pmf(k, n, p)
-    total = sum(q for q in (binomial_pmf(i, n, p) for i in range(n + 1)) if q <= observed)
-    return min(1.0, float(total))
+    weights, total = binomial_weights(n, p)
+    observed = weights[k]
+    return min(1.0, float(Fraction(sum(w for w in weights if w <= observed), total)))
 
 
 def normal_test(k: int, n: int, p: float = 0.5, continuity: bool = False) -> tuple[float, float]:

@@ -77,61 +77,27 @@ class Outcome(StrEnum):
 
 
 # --------------------------------------------------------------------------
-# Games and bots: through the protocol's game types when they exist.
+# Games and bots, through the protocol's game types.
 
 
-@dataclass(frozen=True)
-class _FallbackType:
-    """Stand-in for core's GameType until the protocol lands (name, title, players, bots)."""
-
-    name: str
-    title: str
-    players: tuple[int, ...]
-    bots: dict[str, Callable]
-    options: tuple = ()
-
-
-def _fallback_types() -> dict[str, Any]:
-    """Game types built from the engine packages directly (used only if ``treegames.games`` is missing)."""
-    from .. import aspens, bosk, mighty_trees
-
-    return {
-        "aspens": _FallbackType("aspens", "Aspens", (2,), {"greedy": aspens.GreedyBot, "random": core.RandomBot}),
-        "bosk": _FallbackType("bosk", "Bosk", (2, 3, 4), {"greedy": bosk.GreedyBot, "random": core.RandomBot}),
-        "mighty_trees": _FallbackType(
-            "mighty_trees", "Mighty Trees", (2, 3, 4, 5, 6),
-            {"greedy": mighty_trees.GreedyBot, "random": core.RandomBot},
-        ),
-    }
-
-
-@lru_cache(maxsize=1)
-def game_types() -> dict[str, Any]:
-    """{name: game type} for every game (the protocol's ``treegames.games()``)."""
-    import treegames
-
-    games = getattr(treegames, "games", None)
-    return dict(games()) if games is not None else _fallback_types()
+def game_types() -> dict[str, core.GameType]:
+    """{name: game type} for every game (``treegames.games()``)."""
+    return core.games()
 
 
 def _game_module(name: str):
     """The engine package of a game, e.g. ``treegames.aspens``."""
-    import importlib
-
-    return importlib.import_module(f"treegames.{name}")
+    return core.game_module(name)
 
 
 def bot_names(game: str) -> list[str]:
     """The bots a game offers, by name (RandomBot included)."""
-    bots = dict(getattr(game_types()[game], "bots", {}) or {})
-    bots.setdefault("random", core.RandomBot)
-    return list(bots)
+    return list({**game_types()[game].bots, "random": core.RandomBot})
 
 
 def _bot_class(game: str, name: str) -> Callable:
     """The bot class called ``name`` in ``game``."""
-    bots = dict(getattr(game_types()[game], "bots", {}) or {})
-    bots.setdefault("random", core.RandomBot)
+    bots = {**game_types()[game].bots, "random": core.RandomBot}
     if name not in bots:
         raise SpecError(f"field 'bots': {game} has no bot {name!r}; the bots are: {', '.join(bots)}")
     return bots[name]
@@ -139,11 +105,7 @@ def _bot_class(game: str, name: str) -> Callable:
 
 def make_bot(game: str, name: str, rng: random.Random):
     """A new bot called ``name`` of ``game`` drawing on ``rng``."""
-    cls = _bot_class(game, name)
-    try:
-        return cls(rng)
-    except TypeError:  # a bot that takes no random stream (before the protocol's Bot(rng) lands)
-        return cls()
+    return _bot_class(game, name)(rng)
 
 
 def seat_names(game: str, players: int) -> list[str]:

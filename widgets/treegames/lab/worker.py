@@ -39,7 +39,7 @@ def main() -> int:
             except Exception:
                 send(sink, ("error", start, traceback.format_exc(limit=6)))
                 return 1
-    except EOFError:
+    except (EOFError, BrokenPipeError):  # the parent has gone (cancelled, or its kernel stopped): just leave
         return 0
     return 0
 
