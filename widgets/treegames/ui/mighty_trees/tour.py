@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from ... import core
 from ... import mighty_trees as mt
 from ...mighty_trees import data as cards
-from ...mighty_trees.bots import score
 
 __all__ = ["Note", "Tour", "TourGuide", "FEATURES", "feature_of", "make_tour", "note_for"]
 
@@ -64,7 +63,7 @@ class TourGuide:
             shows = [a for a in legal if feature_of(a) == feature and not self._wasteful(state, a)]
             if shows:  # of the actions that show the rule, the one that leaves the mover best placed
                 me = state.mover
-                best = max(shows, key=lambda a: score(state.apply(a).view_for(me)))
+                best = max(shows, key=lambda a: _standing(state.apply(a), me))
                 self.shown.add(feature)
                 return best
         action = self.greedy.choose(state)
@@ -84,6 +83,13 @@ class TourGuide:
         if action.verb in (mt.Verb.TREND, mt.Verb.DISASTER):
             return state.apply(action).tree_count(state.mover) < state.tree_count(state.mover)
         return False
+
+
+def _standing(state, me: int) -> int:
+    """The guide's taste: its own trees (canopy double) minus the best other side's."""
+    def trees(p: int) -> int:
+        return state.tree_count(p) + sum(t is not None for t in state.canopy(p))
+    return trees(me) - max(trees(p) for p in range(state.num_players) if p != me)
 
 
 @dataclass(frozen=True)
@@ -152,11 +158,18 @@ INTERPRETATIONS = {
     ),
     "trend": (
         "A trend stays beside the habitat for as long as that habitat is in play, and at once every tree whose "
-        "ranges no longer hold the new conditions dies (our reading of a lasting climate change)."
+        "range on the trend's axis (water or temperature) no longer holds the new value dies (our reading of a "
+        "lasting climate change)."
     ),
     "linger": (
         "Water and temperature disasters linger: the card stays in play, its change in force, for the rounds "
-        "printed on it (the 'Ignore lingering' variation turns this off)."
+        "printed on it (the 'Ignore lingering' variation turns this off). Only trees whose range on that axis no "
+        "longer holds die, and a card leaving play kills nothing."
+    ),
+    "capture": (
+        "'The first player to have 2 canopy trees' is settled when a round ends, so every player has had as many "
+        "turns: if both canopy trees still stand then, their player captures the habitat (ties: the most trees, "
+        "then the earliest in the round)."
     ),
     "strike": (
         "A fire or wind disaster has a force (its strength plus the habitat's fire or wind modifier); each tree "
@@ -183,8 +196,8 @@ FIRST_TIME = {
         "The four limits of the rule sheet: a tree attacks only as it is planted; only understory trees can be "
         "attacked; only a player with at least 2 trees can be attacked; combat is always optional.", "combat"),
     "Battle Phase: Grow Trees": (
-        "An understory tree moves up into an empty canopy slot for its growth cost. Two canopy trees capture "
-        "the habitat.", ""),
+        "An understory tree moves up into an empty canopy slot for its growth cost. Two canopy trees still "
+        "standing when the round ends capture the habitat.", "capture"),
     "Sol Laws (Party Game)": (
         "Sol Laws: 3 Sols per turn, at least 1 must be spent, and discarding a card from the Command, the "
         "understory or the canopy costs 1 Sol. Unspent Sols are lost.", ""),
@@ -192,13 +205,14 @@ FIRST_TIME = {
     "Place a Weather Card: trend": ("A trend card (2 Sols) shifts the climate for good.", "trend"),
     "Unleash a Disaster: fire and wind": ("Disasters strike the trees on the sides the card names.", "strike"),
     "Unleash a Disaster: lingering": (
-        "This disaster changes the climate, and every tree struck whose ranges no longer fit dies.", "linger"),
+        "This disaster changes the climate, and every tree struck whose range no longer fits dies.", "linger"),
     "Weather leaves play": ("A cloud or a lingering disaster has run its time and goes to the litter.", "cloud"),
     "Regroup Phase": (
         "The player draws until 3 cards are in the Command; drawing ends the turn. Every card left in the draw "
         "pile is equally likely (the card-odds lesson computes these chances).", ""),
     "Capturing a Habitat": (
-        "The first player with 2 canopy trees captures the habitat, and capturing 1 habitat wins the game.", ""),
+        "The first player with 2 canopy trees captures the habitat, and capturing 1 habitat wins the game.",
+        "capture"),
 }
 
 
