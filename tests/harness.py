@@ -144,6 +144,19 @@ def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | 
     return Server(argv, port, cwd=root, log_name="voila")
 
 
+def start_class_server(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None,
+                       preheat: bool = True, extra: list[str] | None = None, env: dict | None = None) -> Server:
+    """The class server exactly as ``make serve`` starts it (``python -m treegames.serving``), on loopback.
+
+    Every serving setting comes from ``treegames.serving.settings``; ``extra`` adds Voila options.
+    """
+    port = port or free_port()
+    exe = str(python or sys.executable)
+    argv = [exe, "-m", "treegames.serving", str(root), f"--port={port}", "--host=127.0.0.1",
+            *([] if preheat else ["--no-preheat"]), *(extra or [])]
+    return Server(argv, port, cwd=root, log_name="class-server", env=env)
+
+
 def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None, env: dict | None = None) -> Server:
     """A JupyterLab ('lab') or plain Jupyter ('server') server without token, for the Lab and Binder checks."""
     port = free_port()
