@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
@@ -98,7 +99,9 @@ def test_a_nan_click_shows_no_traceback_in_the_page_and_the_board_still_answers(
     page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: heard.append(
         frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))))
     harness.open_dashboard(page, beacon_server, BOARD)
-    asyncio.run(nan_clicks(beacon_server.base, kernel_id_of(page)))
+    kernel_id = kernel_id_of(page)
+    with ThreadPoolExecutor(1) as other_thread:  # Playwright's own event loop runs in this thread
+        other_thread.submit(asyncio.run, nan_clicks(beacon_server.base, kernel_id)).result(timeout=120)
     page.wait_for_timeout(1500)
     text = page.inner_text("body")
     harness.screenshot(page, "serving-after-nan-click")
