@@ -19,7 +19,7 @@ QUICK = "--quick" in sys.argv
 
 def frame_cost() -> tuple[float, int]:
     """Median ms to compute and send one board frame, and comm messages per frame."""
-    from treegames.aspens.board import Hex
+    from treegames.aspens.data import Hex
     from treegames.ui.aspens_board import BoardExplorer
 
     explorer = BoardExplorer()
@@ -32,7 +32,7 @@ def browser_figures() -> dict:
     """Page load to drawn canvas (median of several loads), click to redraw, kernel RSS."""
     from playwright.sync_api import sync_playwright
 
-    from treegames.aspens.board import Hex
+    from treegames.aspens.data import Hex
     from treegames.ui.aspens_scene import HexGeometry
 
     geo = HexGeometry()

@@ -76,7 +76,7 @@ def greedy_win_rate(games: int) -> tuple[float, float]:
         rng = random.Random(seed)
         seat = seed % 2
         bots = [core.RandomBot(rng), core.RandomBot(rng)]
-        bots[seat] = GreedyBot()
+        bots[seat] = GreedyBot(rng)
         final = core.play(game, bots, rng)
         wins += final.winners() == (seat,)
         draws += not final.winners()

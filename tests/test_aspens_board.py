@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from treegames.aspens import SETUPS, Direction, Hex, cell_name, make_board, parse_cell
-from treegames.aspens.board import distance
+from treegames.aspens.data import distance
 
 
 @pytest.mark.parametrize("setup", SETUPS)

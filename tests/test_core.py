@@ -89,6 +89,16 @@ class PebblesState:
             raise ValueError(f"cannot read {text!r}")
         return text
 
+    def describe(self, action):
+        return f"{action} pebble(s)."
+
+    @property
+    def last_event(self):
+        return self.describe(self.history[-1]) if self.history else "A new game."
+
+    def actions_at(self, place):
+        return [a for a in self.legal_actions() if a.endswith(place)]
+
 
 def finished_game(seed=1):
     """A whole game played by RandomBots."""
@@ -222,3 +232,68 @@ def test_sample_chance_uses_a_fast_exact_sampler_when_offered():
             raise AssertionError("the list should not be built")
 
     assert core.sample_chance(Deck(), random.Random(1)) == "card"
+
+
+# ---------------------------------------------------------------------------- the shared machinery
+
+
+def test_option_allows_only_its_values_and_names_them():
+    colour = core.Option("colour", ("red", "blue"), "red", "The colour.")
+    turns = core.Option("turns", range(1, 201), 50, "How many turns.")
+    assert colour.allows("blue") and not colour.allows("green")
+    assert turns.allows(200) and not turns.allows(201) and not turns.allows(2.0) and not turns.allows(True)
+    with pytest.raises(core.OptionError, match="'colour' must be one of 'red', 'blue', not 'green'"):
+        colour.check("green")
+    with pytest.raises(core.OptionError, match="'turns' must be a whole number from 1 to 200"):
+        turns.check(0)
+    assert issubclass(core.OptionError, ValueError)
+
+
+def test_merge_options_fills_defaults_in_schema_order_and_refuses_unknown_names():
+    schema = (core.Option("a", (1, 2), 1, "A."), core.Option("b", (True, False), True, "B."))
+    assert list(core.merge_options(schema, {"b": False}).items()) == [("a", 1), ("b", False)]
+    with pytest.raises(core.OptionError, match="unknown option 'c'; the options are: a, b"):
+        core.merge_options(schema, {"c": 1})
+
+
+def test_game_type_reads_its_schema():
+    schema = (core.Option("players", (2, 3), 2, "Players."),)
+    kind = core.GameType("toy", "Toy", (2, 3), False, False, schema, {"random": core.RandomBot})
+    assert kind.defaults() == {"players": 2} and kind.option("players") is schema[0]
+    with pytest.raises(core.OptionError, match="Toy has no option 'x'"):
+        kind.option("x")
+
+
+class Counter3(core.FrozenState):
+    """A tiny frozen state: a count, a cache and the state it came from."""
+
+    __slots__ = ("count", "cache", "parent")
+    _FIELDS = ("count",)
+    _RESET = {"cache": None, "parent": core.PARENT}
+
+
+def test_frozen_state_copier_copies_fields_resets_caches_and_chains_history():
+    start = Counter3._blank("game")
+    start.count, start.cache, start.parent = 0, "x", None
+    start.__class__ = Counter3
+    child = start._child("add")
+    assert type(child) is Counter3._Draft and child.count == 0 and child.cache is None and child.parent is start
+    child.count = 1
+    child.__class__ = Counter3
+    assert child.history == ("add",) and child.last_action == "add" and start.history == ()
+    with pytest.raises(AttributeError, match="immutable"):
+        child.count = 2
+    with pytest.raises(AttributeError, match="immutable"):
+        del child.count
+    twin = start._child("add")
+    twin.count = 1
+    twin.__class__ = Counter3
+    assert twin == child and hash(twin) == hash(child) and twin != start
+
+
+def test_quote_cuts_long_values():
+    assert core.quote("abc") == "'abc'"
+    long = core.quote("z" * 10_000_000)
+    assert len(long) <= 80 and "10000000 chars" in long
+    with pytest.raises(core.NotationError, match="no action is longer than"):
+        core.check_notation("x" * 1000)

@@ -30,3 +30,51 @@ def test_the_ui_does_load_them():
     code = "import sys, treegames.ui.aspens_board; print('ipycanvas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+GAME_PACKAGES = ["aspens", "bosk", "mighty_trees"]
+SAME_JOBS = ("data", "actions", "words", "engine", "bots")
+
+
+def sibling_imports(path) -> set[str]:
+    """The sibling modules a game module imports at run time (``from .x import``, ``from . import x``)."""
+    import ast
+
+    tree = ast.parse(path.read_text())
+    guarded = set()
+    for node in ast.walk(tree):  # imports under ``if TYPE_CHECKING:`` are for type hints only
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            guarded.update(id(n) for n in ast.walk(node))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and id(node) not in guarded:
+            if node.module:
+                out.add(node.module.split(".")[0])
+            else:
+                out.update(alias.name for alias in node.names)
+    return out
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_game_has_the_same_modules_for_the_same_jobs_and_no_import_cycles(game):
+    from pathlib import Path
+
+    import treegames
+
+    folder = Path(treegames.__file__).parent / game
+    modules = {p.stem for p in folder.glob("*.py") if p.stem != "__init__"}
+    assert set(SAME_JOBS) <= modules, f"{game} lacks {set(SAME_JOBS) - modules}"
+    graph = {m: sibling_imports(folder / f"{m}.py") & modules for m in modules}
+    order = {job: i for i, job in enumerate(SAME_JOBS)}
+    for module, needs in graph.items():
+        for other in needs:
+            if module in order and other in order:
+                assert order[other] < order[module], f"{game}.{module} imports {other}: imports go data <- actions <- words <- engine <- bots"
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"import cycle in {game}: {' -> '.join(path + (module,))}"
+        for other in graph.get(module, ()):
+            visit(other, path + (module,))
+
+    for module in graph:
+        visit(module, ())

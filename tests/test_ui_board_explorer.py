@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from treegames.aspens import make_board
-from treegames.aspens.board import Hex
+from treegames.aspens.data import Hex
 from treegames.ui import palette
 from treegames.ui.aspens_board import BoardExplorer
 from treegames.ui.aspens_scene import HexGeometry, board_scene

@@ -6,7 +6,7 @@ import pytest
 
 from treegames import core
 from treegames.aspens import END_TURN, ChooseFirst, GrowOut, GrowUp, Hex, RollSun, RollWind, Seed, parse_cell
-from treegames.aspens.board import Direction
+from treegames.aspens.data import Direction
 from treegames.core import IllegalAction
 
 

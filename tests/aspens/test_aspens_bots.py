@@ -46,7 +46,7 @@ def test_greedy_bot_plays_only_legal_actions_and_prefers_the_centre_when_seeding
     bot = GreedyBot(rng)
     action = bot.choose(state)
     assert action in state.legal_actions()
-    from treegames.aspens.board import distance
+    from treegames.aspens.data import distance
 
     best = min(distance(a.cell) for a in state.legal_actions())
     assert distance(action.cell) == best

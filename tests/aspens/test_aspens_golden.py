@@ -16,6 +16,32 @@ from treegames.aspens import new_game
 GOLDEN = Path(__file__).with_name("golden_aspens_seed7.txt")
 
 
+def rows_text(state) -> str:
+    """The final position as the golden file records it: each board row's hexes in order, one
+    'a'/'p' + height (9 for 9+), '~~' or '..' per hex, two spaces apart, indented 2 per row from
+    the middle.  (A record format only: ``state.picture()`` draws the hexes at their true offsets.)
+    """
+    from treegames.aspens import Hex
+
+    lines = []
+    for r in range(-7, 8):
+        row = []
+        for q in range(-7, 8):
+            cell = Hex(q, r)
+            if cell not in state.board.cells:
+                continue
+            owner = state.owner(cell)
+            if cell in state.board.water:
+                row.append("~~")
+            elif owner is None:
+                row.append("..")
+            else:
+                row.append(f"{'ap'[owner]}{min(state.height(cell), 9)}")
+        if row:
+            lines.append(" " * (2 * abs(r)) + "  ".join(row))
+    return "\n".join(lines)
+
+
 def playthrough_text(seed: int = 7) -> str:
     """One line per action (notation and a brief state), then the final board."""
     rng = random.Random(seed)
@@ -26,7 +52,7 @@ def playthrough_text(seed: int = 7) -> str:
         lines.append(f"{number} {state.last_action} | {state.summary()}{extra}")
     final = states[-1]
     lines.append(f"scores {final.scores()} winners {final.winners()}")
-    lines.append(final.picture())
+    lines.append(rows_text(final))
     return "\n".join(lines) + "\n"
 
 

@@ -20,7 +20,7 @@ from treegames.aspens import (
     Seed,
     new_game,
 )
-from treegames.aspens.board import SETUPS, Direction
+from treegames.aspens.data import SETUPS, Direction
 from treegames.core import CHANCE, IllegalAction
 
 GAMES = {(setup, timing): new_game(setup, cascade_timing=timing) for setup in SETUPS

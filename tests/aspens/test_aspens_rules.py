@@ -15,6 +15,7 @@ from treegames.aspens import (
     PLAYER_NAMES,
     ChooseFirst,
     Direction,
+    GreedyBot,
     GrowOut,
     GrowUp,
     Phase,
@@ -26,7 +27,7 @@ from treegames.aspens import (
     new_game,
     parse_cell,
 )
-from treegames.aspens.board import WATER_LAYOUTS
+from treegames.aspens.data import WATER_LAYOUTS
 from treegames.core import CHANCE, TERMINAL, IllegalAction
 
 
@@ -416,3 +417,78 @@ def test_explain_names_the_section_of_every_phase():
         assert state.last_event
         seen.add(state.phase)
     assert seen == set(Phase)
+
+
+# --------------------------------------------------------------------------- 3A Grow Up has no cap
+
+
+def test_3a_grow_up_works_on_any_space_you_own_however_tall(started):
+    """3A Grow Up: a player may add a tree to any space they own; no stack is ever full.
+
+    With every Sun roll a 2 and every tree grown up on one stack, Aspen's H5 passes
+    255 trees (where the engine once stopped offering Grow Up and, in a blocked
+    position, left the player with no legal action at all).
+    """
+    state = started
+    tall, other = parse_cell("H5"), parse_cell("H3")
+    while state.height(tall) <= 300:
+        state = state.apply("sun 2").apply("wind E")
+        target = tall if state.current_player == ASPEN else other
+        while state.hand(state.current_player):
+            assert GrowUp(target) in state.legal_actions(), f"grow up offered at {state.height(target)} trees"
+            state = state.apply(GrowUp(target))
+        state = state.apply(END_TURN)
+    assert state.height(tall) > 300 and max(state.stacks(ASPEN)) == state.height(tall)
+    assert core.replay(state.game, [str(a) for a in state.history]) == state, "a tall stack saves and loads"
+    # A turn can always be finished: grow up (or out) until at most 5 are held, then end the turn.
+    for seed in range(3):
+        rng = random.Random(seed)
+        turn = state.apply("sun 2").apply("wind E")
+        for bot in (core.RandomBot(rng), GreedyBot(rng)):
+            now = turn
+            while now.phase is Phase.PLANT:
+                assert now.legal_actions()
+                now = now.apply(bot.choose(now))
+            assert now.phase in (Phase.ROLL_SUN, Phase.GAME_OVER)
+
+
+def test_3a_grow_up_on_a_tall_stack_in_a_blocked_position_still_leaves_a_move(planting):
+    """Taking a Turn, 3.: a player holding more than 5 trees on stacks of 255 can still grow up."""
+    state = planting
+    edge = state._draft()  # an edge position: every Aspen stack at 255 and far more trees in hand than 5
+    heights = bytearray(edge._heights[ASPEN])
+    for cell in state.spaces(ASPEN):
+        heights[state._geo.bit[cell]] = 255
+    edge._heights = (bytes(heights), edge._heights[PINE])
+    edge._hand = (40, edge._hand[PINE])
+    ups = [a for a in edge.legal_actions() if isinstance(a, GrowUp)]
+    assert {a.cell for a in ups} == set(state.spaces(ASPEN)) and not edge.can_end_turn()
+    after = edge.apply(ups[0])
+    assert after.height(ups[0].cell) == 256 and after.apply(ups[0]).height(ups[0].cell) == 257
+    assert core.RandomBot(random.Random(1)).choose(edge) in edge.legal_actions()
+
+
+# --------------------------------------------------------------------------- the text picture
+
+
+def test_picture_draws_every_row_on_the_same_hex_offsets_so_neighbours_touch():
+    """Our text picture: a hex's E/W neighbour is 4 columns along its line, its SE/SW neighbour
+    2 columns right/left on the next line (pointy-top hexes, each row half a hex over)."""
+    state = play_random(new_game(), 3)
+    lines = state.picture().splitlines()
+    board = state.board
+    assert len(lines) == 15
+    where = {}
+    for r, line in zip(range(-7, 8), lines, strict=True):
+        row = sorted((c for c in board.cells if c.r == r), key=lambda c: c.q)
+        columns = [i for i in range(0, len(line), 1) if line[i] != " " and (i == 0 or line[i - 1] == " ")]
+        assert len(columns) == len(row), f"row {r}: one mark per hex"
+        where.update({cell: (r, col) for cell, col in zip(row, columns, strict=True)})
+    for cell, (line, col) in where.items():
+        for direction, shift in ((Direction.E, 4), (Direction.SE, 2), (Direction.SW, -2)):
+            dq, dr = direction.delta
+            neighbour = type(cell)(cell.q + dq, cell.r + dr)
+            if neighbour in where:
+                assert where[neighbour] == (line + dr, col + shift), f"{cell} and its {direction.name} neighbour"
+    f12, g11 = parse_cell("F12"), parse_cell("G11")
+    assert abs(where[f12][1] - where[g11][1]) == 2 and abs(where[f12][0] - where[g11][0]) == 1

@@ -110,6 +110,19 @@ def test_parse_action_clear_errors(game2, text, message):
         game2.new_initial_state().parse_action(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["tree ١ at b2", "tree ２ at b2", "tree 2 at b٢", "leaf E٦", "squirrel F７", "start player ١",
+     "autumn tree c3 tile ٦", "tree 2 at é3", "leaf É3"],
+)
+def test_notation_takes_ascii_digits_and_letters_only(game2, text):
+    """Every game's notation is ASCII: other digits (Arabic-Indic, full-width) and letters are refused."""
+    from treegames.bosk import NotationError
+
+    with pytest.raises(NotationError):
+        game2.new_initial_state().parse_action(text)
+
+
 def test_parse_action_is_forgiving_about_case_and_spaces(autumn):
     assert autumn.parse_action("  Autumn  Tree C3 TILE Squirrel ") == autumn.parse_action("autumn tree c3 tile squirrel")
     assert autumn.parse_action("leaf e6") == Action(Kind.LEAF, 5, 4)

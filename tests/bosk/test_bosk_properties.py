@@ -112,7 +112,7 @@ def test_notation_round_trips_and_random_action_is_legal(players, seed):
         for action in legal[:20]:
             assert state.parse_action(str(action)) == action
         assert state.random_action(rng) in legal
-        assert state.explain() and state.last_event()
+        assert state.explain() and state.last_event
         if state.current_player == core.CHANCE:
             assert state.phase is Phase.START_PLAYER and state.chance_outcomes()
         else:

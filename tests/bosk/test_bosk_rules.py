@@ -207,7 +207,7 @@ def test_leaf_placement_3_path_ends_when_no_active_leaves_remain_and_tree_is_rem
     assert state.leaf_tiles(0) == (3, 4, 5, 6, 7, 8, SQUIRREL)
     assert state.supply_of(0) == 34 and state.leaves_on_board(0) == 2
     assert state.current_player == 1 and state.phase is Phase.FALLING_LEAVES
-    assert "no active leaves remain" in state.last_event()
+    assert "no active leaves remain" in state.last_event
 
 
 def test_leaf_placement_3_path_ends_at_the_edge_and_unused_leaves_return(autumn, play):
@@ -216,7 +216,7 @@ def test_leaf_placement_3_path_ends_at_the_edge_and_unused_leaves_return(autumn,
     state = play(state, "leaf F7")  # row 7 is the south edge
     assert state.current_player == 1 and state.active_leaves == 0
     assert state.supply_of(0) == 36 - 5 and state.leaves_on_board(0) == 5
-    assert "edge" in state.last_event() and "3 unused active leaves return" in state.last_event()
+    assert "edge" in state.last_event and "3 unused active leaves return" in state.last_event
 
 
 def test_covering_other_leaves_1_costs_one_active_leaf_per_leaf_there(autumn, play):
@@ -314,7 +314,7 @@ def test_end_of_round_wind_moves_and_lowest_tile_starts(autumn, play):
     state = play(state, "autumn tree d3 tile 4", "leaf D3", "leaf D4", "leaf D5", "leaf D6")
     assert state.round == 2 and state.start_player == 1 and state.current_player == 1
     assert state.wind_direction is Direction.WEST and state.required_tree_value == 2
-    assert "End of round 1" in state.last_event()
+    assert "End of round 1" in state.last_event
 
 
 def test_end_of_round_ties_go_clockwise_from_current_start(autumn, play):
@@ -394,7 +394,7 @@ def test_blocked_path_ends_and_returns_active_leaves():
                 top = after.piles[sq]
                 assert sq in after.squirrels or (top and top[-1] != mover and len(top) >= left)
             assert after.active_leaves == 0 and after.leaves_on_board(mover) + after.supply_of(mover) == 36
-            assert "no square ahead can take a leaf" in after.last_event()
+            assert "no square ahead can take a leaf" in after.last_event
     assert seen > 0
 
 
@@ -438,6 +438,33 @@ def test_end_of_the_game_ties_go_to_closest_to_final_start_player():
     assert closest_clockwise([0, 2], 2, 4) == 2
     assert closest_clockwise([0, 1], 2, 4) == 0
     assert closest_clockwise([1, 3], 2, 4) == 3
+
+
+def tied_final(players: int, start: int, totals: tuple[int, ...]):
+    """A finished game whose final round's start player and final scores are set by hand (an edge position)."""
+    rng = random.Random(7)
+    final = core.play(new_game(players), [core.RandomBot(rng)] * players, rng)
+    edge = final._draft()
+    edge.start = start
+    edge.summer = (0,) * players
+    edge.winter = totals
+    return edge
+
+
+def test_end_of_the_game_tie_goes_to_the_closest_player_either_way_round_the_table():
+    from treegames.bosk import closest_either_way
+
+    # 4 players, final start player P1 (seat 0): seat 3 sits directly counter-clockwise of it,
+    # seat 2 two seats clockwise; the closer one, seat 3, wins the tie.
+    assert tied_final(4, 0, (5, 9, 20, 20)).winners() == (3,)
+    assert closest_either_way([2, 3], 0, 4) == 3
+    # One each way and equally close: the one clockwise of the start player wins.
+    assert tied_final(4, 0, (5, 20, 9, 20)).winners() == (1,)
+    assert closest_either_way([1, 3], 0, 4) == 1 and closest_either_way([0, 2], 1, 4) == 2
+    # The final start player, if tied, is closest of all.
+    assert tied_final(3, 2, (20, 20, 20)).winners() == (2,)
+    assert closest_either_way([0, 1], 2, 3) == 0  # seat 0 is one step clockwise of seat 2, seat 1 one back
+    assert "either way" in tied_final(4, 0, (5, 9, 20, 20)).explain()
 
 
 def test_autumn_lasts_8_rounds_and_every_tree_and_tile_is_used():
@@ -494,11 +521,11 @@ def test_describe_and_last_event_tell_the_story(autumn, play):
     action = state.parse_action("leaf C4")
     assert state.describe(action) == f"Maple drops a leaf on C4 ({state.park.region_of(3, 2)})."
     after = state.apply(action)
-    assert after.last_event().startswith(state.describe(action))
-    assert "The tree at c3 is removed." in after.last_event()
+    assert after.last_event.startswith(state.describe(action))
+    assert "The tree at c3 is removed." in after.last_event
     covering = play(after, "autumn tree d3 tile 3")
     assert covering.describe("leaf C3").startswith("Oak covers Maple's pile of 1 on C3")
-    assert autumn.previous.last_event().startswith("Summer is scored on every trail.")
+    assert autumn.previous.last_event.startswith("Summer is scored on every trail.")
 
 
 def test_end_of_the_game_tied_scores_go_to_the_final_round_start_player_side():

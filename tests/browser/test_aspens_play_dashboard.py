@@ -8,7 +8,7 @@ import pytest
 
 import harness
 from treegames import aspens
-from treegames.aspens.board import Hex
+from treegames.aspens.data import Hex
 from treegames.ui.aspens_scene import HexGeometry
 
 PATH = "aspens/play.ipynb"

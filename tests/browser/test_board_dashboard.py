@@ -6,7 +6,7 @@ import pytest
 
 import harness
 from treegames.aspens import SETUPS, make_board
-from treegames.aspens.board import Hex
+from treegames.aspens.data import Hex
 from treegames.ui.aspens_scene import HexGeometry
 from treegames.ui.palette import WATER, hex_to_rgb
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from treegames.mighty_trees import CardDataError, draw_pile_cards, habitat_cards
-from treegames.mighty_trees import deck as deck_module
-from treegames.mighty_trees.deck import (
+from treegames.mighty_trees import data as deck_module
+from treegames.mighty_trees.data import (
     STRENGTH_BUDGET_BASE,
     load_cards,
     parse_clouds,

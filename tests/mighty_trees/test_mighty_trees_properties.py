@@ -55,7 +55,7 @@ def universe(state) -> list[Action]:
         out += [
             Action(Verb.DISCARD, place=p, slot=s) for p in ("understory", "canopy", "hedge") for s in range(3)
         ]
-    return out + ["end", None, ("plant", 3)]
+    return out + ["end please", None, ("plant", 3)]  # a str is parsed by apply now: use unreadable text
 
 
 @settings(max_examples=60, deadline=None)

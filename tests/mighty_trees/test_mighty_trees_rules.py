@@ -647,7 +647,7 @@ def test_capture_clears_trees_weather_and_trends_for_the_next_habitat():
 
 def test_sol_laws_player_with_nothing_to_spend_may_end():
     state = start(HANDS_2)
-    stuck = state._copy()  # an edge position: an empty Command, no trees (only when both piles run dry)
+    stuck = state._draft()  # an edge position: an empty Command, no trees (only when both piles run dry)
     stuck.hands = (0, state.hands[1])
     stuck.litter = state.hands[0]
     assert [str(a) for a in stuck.legal_actions()] == ["end"]
@@ -676,7 +676,7 @@ def test_habitat_power_enables_its_disaster(habitat, disaster, tree):
 
 def test_regroup_draws_nothing_when_draw_and_litter_are_empty():
     state = do(start(HANDS_2), "discard Pinus taeda")
-    dry = state._copy()  # an edge position: every other card is somewhere else
+    dry = state._draft()  # an edge position: every other card is somewhere else
     dry.draw, dry.litter = (), 0
     after = do(dry, "end")
     assert after.current_player == 1 and len(after.hand(0)) == 2
@@ -695,7 +695,7 @@ def test_capture_two_habitats_ends_in_a_draw_when_habitats_run_out():
         "end",
         "draw Carya ovata",
     )
-    spent = state._copy()  # an edge position: the other nine habitats were already played
+    spent = state._draft()  # an edge position: the other nine habitats were already played
     spent.habitats_used = (1 << 10) - 1
     final = do(spent, "grow 1")
     assert final.is_terminal() and final.winners() == () and "ran out" in final.explain()

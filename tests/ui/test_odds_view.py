@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treegames.aspens.board import Direction
+from treegames.aspens.data import Direction
 from treegames.aspens.odds import (
     SUN_FACES,
     expected_gain,

@@ -1,3 +1,12 @@
-"""treegames: engines and widgets for Aspens, Bosk and Mighty Trees."""
+"""treegames: engines and widgets for Aspens, Bosk and Mighty Trees.
+
+``games()`` lists every game's :class:`~treegames.core.GameType` by name and
+``game_module(name)`` gives its package (both import the games lazily); see
+:mod:`treegames.core` for the protocol every game follows.
+"""
+
+from .core import game_module, games
 
 __version__ = "0.1.0"
+
+__all__ = ["games", "game_module", "__version__"]

@@ -1,7 +1,7 @@
 """Aspens: a two-player hex game of growing forests (engine; no UI imports).
 
 ``new_game(setup=2, **options)`` makes a game; its states follow the protocol of
-:mod:`treegames.core`.  See :mod:`treegames.aspens.board` for the board and our
+:mod:`treegames.core`.  See :mod:`treegames.aspens.data` for the board and our
 interpretation of the missing board diagrams, :mod:`treegames.aspens.odds` for the
 exact production odds, and :mod:`treegames.aspens.bots` for :class:`GreedyBot`.
 
@@ -53,28 +53,27 @@ Our interpretation (where the rulebook is silent)
   default 120).  A gain or cascade never stalls: once the bag is empty, the rest
   are replacement pieces (the rulebook's first suggestion), counted by
   ``state.replacements(player)``; the bag count stays at 0.
-* **Stack limit.**  One space holds at most :data:`MAX_STACK` (255) trees, an
-  implementation limit no real game reaches.
+* **No stack limit.**  3A Grow Up works on any space the player owns, however
+  tall (the engine keeps heights of :data:`TALL` = 255 and more exactly), so a
+  player holding trees can always plant one and then end the turn.
 * **Grow-out actions** are identified by their target hex only (one legal action
   per distinct effect); a written source and direction, when given, must be valid.
 
-Options: ``setup`` 2-7, ``cascade_timing`` ("each-tree" | "end-of-turn"),
-``trees_per_player`` (int 1-10000, default 120).  ``game.options`` lists all of
-them with their values.
+Options (``OPTIONS``, the schema in ``GAME_TYPE``): ``setup`` 2-7,
+``cascade_timing`` ("each-tree" | "end-of-turn"), ``trees_per_player`` (int
+1-10000, default 120).  ``game.options`` lists all of them with their values.
+
+Modules: :mod:`.data` (the board, the players and the rulebook's numbers),
+:mod:`.actions` (phases, the action values and notation), :mod:`.words`
+(explanations, descriptions, ``last_event``, the text picture), :mod:`.engine`
+(the game and its states), :mod:`.odds` (exact production odds), :mod:`.bots`
+(GreedyBot).  ``state.actions_at("D5")`` lists the legal actions on a hex;
+``apply`` takes an action or its notation.
 """
 
-from .board import SETUPS, WATER_LAYOUTS, Board, Direction, Hex, cell_name, make_board, parse_cell
-from .bots import GreedyBot
-from .engine import (
-    ASPEN,
-    DEFAULT_OPTIONS,
+from ..core import GameType, RandomBot
+from .actions import (
     END_TURN,
-    HOLD_LIMIT,
-    MAX_STACK,
-    PINE,
-    PLAYER_NAMES,
-    AspensGame,
-    AspensState,
     CascadeTiming,
     ChooseFirst,
     EndTurn,
@@ -85,8 +84,23 @@ from .engine import (
     RollSun,
     RollWind,
     Seed,
-    new_game,
 )
+from .bots import GreedyBot
+from .data import (
+    ASPEN,
+    HOLD_LIMIT,
+    PINE,
+    PLAYER_NAMES,
+    SETUPS,
+    WATER_LAYOUTS,
+    Board,
+    Direction,
+    Hex,
+    cell_name,
+    make_board,
+    parse_cell,
+)
+from .engine import OPTION_DEFAULTS, OPTIONS, TALL, AspensGame, AspensState, new_game
 from .odds import (
     SUN_FACES,
     WIND_FACES,
@@ -97,7 +111,20 @@ from .odds import (
     variance_gain,
 )
 
+GAME_TYPE = GameType(
+    name="aspens",
+    title="Aspens",
+    players=(2,),
+    has_chance=True,
+    has_hidden_information=False,
+    options=OPTIONS,
+    bots={"greedy": GreedyBot, "random": RandomBot},
+)
+"""What Aspens is: 2 players, chance (first player, Sun and Wind dice), nothing hidden, its options."""
+
 __all__ = [
+    "GAME_TYPE",
+    "OPTIONS",
     "SETUPS",
     "WATER_LAYOUTS",
     "Board",
@@ -109,10 +136,10 @@ __all__ = [
     "ASPEN",
     "PINE",
     "PLAYER_NAMES",
-    "DEFAULT_OPTIONS",
+    "OPTION_DEFAULTS",
     "END_TURN",
     "HOLD_LIMIT",
-    "MAX_STACK",
+    "TALL",
     "AspensGame",
     "AspensState",
     "CascadeTiming",

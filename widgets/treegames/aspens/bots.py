@@ -25,8 +25,9 @@ from __future__ import annotations
 import random
 
 from .. import core
-from .board import Hex, distance
-from .engine import END_TURN, AspensState, EndTurn, GrowOut, GrowUp, Phase, Seed, dilated
+from .actions import END_TURN, EndTurn, GrowOut, GrowUp, Phase, Seed
+from .data import Hex, distance
+from .engine import AspensState, dilated
 from .odds import production_probability
 
 __all__ = ["GreedyBot", "PRODUCTION_WEIGHT", "HOLD_VALUE", "BLOCK_WEIGHT", "ROOM_WEIGHT"]
@@ -51,8 +52,8 @@ RISE = tuple(float(production_probability(h + 1) - production_probability(h)) fo
 class GreedyBot:
     """Plays the best-valued single placement now (see the module docstring); ties by rng."""
 
-    def __init__(self, rng: random.Random):
-        self.rng = rng
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random(0)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -76,7 +77,7 @@ class GreedyBot:
         if isinstance(action, GrowUp):
             height = state.height(action.cell)
             if state.phase is Phase.GROW_START:
-                return RISE[height] + 0.01 * height
+                return RISE[min(height, 256)] + 0.01 * height
             if share is None:
                 share = _empty_share(state)
             return PRODUCTION_WEIGHT * RISE[min(height, 255)] * share

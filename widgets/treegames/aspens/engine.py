@@ -1,226 +1,98 @@
-"""The Aspens rules engine: game, immutable states, actions and their notation.
+"""The Aspens rules engine: the game, its option schema and the immutable state machine.
 
 Rules live in the state's ``apply`` (one ``_apply_*`` method per action kind);
-see the package docstring of :mod:`treegames.aspens` for our interpretations.
+see the package docstring of :mod:`treegames.aspens` for our interpretations.  The
+action values and notation live in :mod:`.actions`, the words in :mod:`.words`, the
+board and the rulebook's numbers in :mod:`.data`, the exact odds in :mod:`.odds`.
 
 Internally the board is a bitmask: hex ``(q, r)`` is bit ``(r + 7) * 16 + (q + 7)``
 of a Python int (a spare 16th column keeps rows apart), so a player's spaces moved
 one step in a direction are one shift, and "empty spaces next to my forest in the
-Wind" is three shifts and two masks.
+Wind" is three shifts and two masks.  Heights are one byte per hex (the Sun die only
+asks "at least 2-7?"); the rare stack of 255 trees or more keeps its exact height in
+``_tall``, so Grow Up has no cap.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction
-from .board import RADIUS, SETUPS, WATER_LAYOUTS, Board, Direction, Hex, cell_name, make_board, parse_cell
+from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits
+from . import words
+from .actions import (
+    END_TURN,
+    Action,
+    CascadeTiming,
+    ChooseFirst,
+    EndTurn,
+    GrowOut,
+    GrowUp,
+    NotationError,
+    Phase,
+    RollSun,
+    RollWind,
+    Seed,
+    malformed,
+    parse_action,
+)
+from .data import (
+    ASPEN,
+    GROW_START_TREES,
+    HOLD_LIMIT,
+    PINE,
+    PLAYER_NAMES,
+    RADIUS,
+    SETUPS,
+    WATER_LAYOUTS,
+    Board,
+    Direction,
+    Hex,
+    cell_name,
+    make_board,
+)
 from .odds import FACE_PROBABILITY, SUN_FACES, WIND_FACES
+from .words import (
+    RULE_END,
+    RULE_FIRST,
+    RULE_GROW_START,
+    RULE_HOLD,
+    RULE_OUT,
+    RULE_OWNED,
+    RULE_ROLL,
+    RULE_SEED,
+    RULE_UP,
+)
 
 __all__ = [
-    "PLAYER_NAMES",
-    "ASPEN",
-    "PINE",
-    "Phase",
-    "CascadeTiming",
-    "DEFAULT_OPTIONS",
-    "HOLD_LIMIT",
-    "GROW_START_TREES",
-    "MAX_STACK",
-    "NotationError",
-    "ChooseFirst",
-    "Seed",
-    "GrowUp",
-    "GrowOut",
-    "EndTurn",
-    "RollSun",
-    "RollWind",
-    "END_TURN",
+    "OPTIONS",
+    "OPTION_DEFAULTS",
+    "TALL",
     "AspensGame",
     "AspensState",
     "new_game",
 ]
 
-PLAYER_NAMES = ("Aspen", "Pine")
-"""Player 0 plays the Aspen trees, player 1 the Pine trees."""
-ASPEN, PINE = 0, 1
+OPTIONS: tuple[Option, ...] = (
+    Option("setup", SETUPS, 2, "Board setup 2-7 (the rulebook's water layouts; 2 is the standard board)."),
+    Option("cascade_timing", tuple(t.value for t in CascadeTiming), CascadeTiming.EACH_TREE.value,
+           "When closed-off areas fill: after each tree (the rulebook's 'immediately') or at the end of the turn."),
+    Option("trees_per_player", range(1, 10_001), 120,
+           "Trees in each player's bag (our interpretation: replacement pieces once it is empty)."),
+)
+"""The option schema (GAME_TYPE.options): every named option, its allowed values, default and meaning."""
 
-HOLD_LIMIT = 5
-"""A player may end the turn holding at most this many trees ("Important reminders")."""
+OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
+"""Every named option of ``game.options`` and its default."""
 
-GROW_START_TREES = 4
-"""Trees each player adds to its seeded spaces in "2. Grow Your Starting Forests"."""
-
-MAX_STACK = 255
-"""Our implementation limit on trees on one space (a game has only 2 x 120 trees)."""
-
-
-class Phase(StrEnum):
-    """The rulebook step in force; each is a decision point for a player or the dice."""
-
-    CHOOSE_FIRST = "choose-first-player"  # Setup (d): a chance node
-    SEED = "seed-starting-forests"  # How to Get Started, 1.
-    GROW_START = "grow-starting-forests"  # How to Get Started, 2.
-    ROLL_SUN = "roll-sun"  # Taking a Turn, 1. (chance)
-    ROLL_WIND = "roll-wind"  # Taking a Turn, 1. (chance); 2. Gain Trees follows at once
-    PLANT = "plant"  # Taking a Turn, 3. (4. Cascades resolve after each tree)
-    GAME_OVER = "game-over"  # Finishing & Scoring
-
-
+TALL = 255
+"""A stack of this many trees or more keeps its exact height in ``_tall`` (the byte saturates there)."""
 
 _PLANT = Phase.PLANT
 _GROW_START = Phase.GROW_START
-
-
-class CascadeTiming(StrEnum):
-    """When "4. Check for and Resolve Cascades" runs (the ``cascade_timing`` option)."""
-
-    EACH_TREE = "each-tree"  # default: immediately after every tree planted
-    END_OF_TURN = "end-of-turn"  # once, when the player ends the turn
-
-
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "setup": 2,
-    "cascade_timing": CascadeTiming.EACH_TREE.value,
-    "trees_per_player": 120,
-}
-"""Every named option with its default (see the package docstring)."""
-
-ALLOWED_OPTIONS: dict[str, Any] = {
-    "setup": SETUPS,
-    "cascade_timing": tuple(t.value for t in CascadeTiming),
-    "trees_per_player": int,
-}
-
-
-class NotationError(IllegalAction):
-    """Text that is not Aspens action notation (or names no hex on this board)."""
-
-
-# --------------------------------------------------------------------------
-# Actions: small frozen values whose str is the notation parse_action reads
-
-
-def _cell_text(cell: object) -> str:
-    """The hex's name, or its repr if it is not a hex (so a bad action can still be named)."""
-    try:
-        return cell_name(cell)  # type: ignore[arg-type]
-    except (TypeError, ValueError, IndexError):
-        return repr(cell)
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseFirst:
-    """Chance outcome of Setup (d): this player goes first."""
-
-    player: int
-
-    def __str__(self) -> str:
-        name = PLAYER_NAMES[self.player] if self.player in (0, 1) else repr(self.player)
-        return f"first {name}"
-
-
-@dataclass(frozen=True, slots=True)
-class Seed:
-    """Place one starting tree next to a water tile (How to Get Started, 1.)."""
-
-    cell: Hex
-
-    def __str__(self) -> str:
-        return f"seed {_cell_text(self.cell)}"
-
-
-@dataclass(frozen=True, slots=True)
-class GrowUp:
-    """Add a tree to a space the player owns (3A Grow Up; also the growing stage)."""
-
-    cell: Hex
-
-    def __str__(self) -> str:
-        return f"grow-up {_cell_text(self.cell)}"
-
-
-@dataclass(frozen=True, slots=True)
-class GrowOut:
-    """Plant on an empty space in the Wind (3B Grow Out); equal when the target is equal."""
-
-    cell: Hex
-    source: Hex | None = field(default=None, compare=False)
-    direction: Direction | None = field(default=None, compare=False)
-
-    def __str__(self) -> str:
-        if self.source is None or self.direction is None:
-            return f"grow-out {_cell_text(self.cell)}"
-        direction = getattr(self.direction, "name", self.direction)
-        return f"grow-out {direction} from {_cell_text(self.source)} to {_cell_text(self.cell)}"
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn:
-    """Stop planting and pass the dice, holding at most 5 trees."""
-
-    def __str__(self) -> str:
-        return "end-turn"
-
-
-@dataclass(frozen=True, slots=True)
-class RollSun:
-    """Chance outcome: the Sun die shows ``value`` (2-7)."""
-
-    value: int
-
-    def __str__(self) -> str:
-        return f"sun {self.value}"
-
-
-@dataclass(frozen=True, slots=True)
-class RollWind:
-    """Chance outcome: the Wind die shows ``direction``."""
-
-    direction: Direction
-
-    def __str__(self) -> str:
-        return f"wind {getattr(self.direction, 'name', self.direction)}"
-
-
-END_TURN = EndTurn()
-
-
-def _is_hex(value: object) -> bool:
-    """True for a pair of whole numbers (a Hex or a plain tuple), the only thing a hex can be."""
-    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
-
-
-def malformed(action: object) -> str | None:
-    """What is wrong with the shape of an action's fields (wrong types), or None if it is well formed.
-
-    Values that merely compare equal (1.0 for 1, True for 1, a float hex) would be
-    written into the history in a form the notation cannot read back, so they are refused.
-    """
-    kind = type(action)
-    if kind is ChooseFirst:
-        return None if type(action.player) is int else "the player must be 0 (Aspen) or 1 (Pine)"
-    if kind is RollSun:
-        return None if type(action.value) is int else "the Sun die shows a whole number 2-7"
-    if kind is RollWind:
-        return None if isinstance(action.direction, Direction) else "the Wind die shows a Direction"
-    if kind is Seed or kind is GrowUp or kind is GrowOut:
-        if not _is_hex(action.cell):
-            return "a hex is a pair of whole numbers (q, r)"
-        if kind is GrowOut and (action.source is not None or action.direction is not None):
-            if not _is_hex(action.source) or not isinstance(action.direction, Direction):
-                return "a grow-out's source must be a hex and its direction a Direction"
-    return None
-
-Action = ChooseFirst | Seed | GrowUp | GrowOut | EndTurn | RollSun | RollWind
 
 FIRST_OUTCOMES = ((ChooseFirst(ASPEN), Fraction(1, 2)), (ChooseFirst(PINE), Fraction(1, 2)))
 SUN_OUTCOMES = tuple((RollSun(s), FACE_PROBABILITY) for s in SUN_FACES)
@@ -255,14 +127,6 @@ def dilated(mask: int) -> int:
     return (
         (mask << 1) | (mask >> 1) | (mask << ROW) | (mask >> ROW) | (mask << (ROW - 1)) | (mask >> (ROW - 1))
     )
-
-
-def bits(mask: int) -> Iterable[int]:
-    """The set bit indices of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _nth_in_byte_table() -> tuple[tuple[int, ...], ...]:
@@ -404,32 +268,23 @@ def sealed_regions(mine: int, theirs: int, empty: int) -> int:
 # The game
 
 
-class AspensGame:
+class AspensGame(core.GameBase):
     """Aspens with its options; makes states (see :func:`new_game`)."""
 
     name = "aspens"
     num_players = 2
 
     def __init__(self, setup: int = 2, **options: Any):
-        given = {"setup": setup, **options}
-        core.check_options(given, ALLOWED_OPTIONS)
-        trees = given.get("trees_per_player", DEFAULT_OPTIONS["trees_per_player"])
-        if not 1 <= trees <= 10_000:
-            raise ValueError(f"option 'trees_per_player' must be between 1 and 10000, not {trees!r}")
-        self.options: dict[str, Any] = {**DEFAULT_OPTIONS, **given}
+        self.options: dict[str, Any] = core.merge_options(OPTIONS, {"setup": setup, **options})
         self.board: Board = make_board(setup)
         self.geometry = geometry(setup)
         self.cascade_timing = CascadeTiming(self.options["cascade_timing"])
-        self.trees_per_player: int = trees
+        self.trees_per_player: int = self.options["trees_per_player"]
         self.water_count = len(self.geometry.waters)
 
     def new_initial_state(self) -> AspensState:
         """The state before the first player is chosen (a chance node)."""
         return AspensState._initial(self)
-
-    def state_from_json(self, text: str) -> AspensState:
-        """Rebuild a saved state by replaying its history; SavedGameError if bad."""
-        return core.load_json(self, text)  # type: ignore[return-value]
 
     @property
     def playable_count(self) -> int:
@@ -441,22 +296,21 @@ class AspensGame:
 
 
 def new_game(setup: int = 2, **options: Any) -> AspensGame:
-    """An Aspens game: ``setup`` 2-7 and the named options of DEFAULT_OPTIONS."""
+    """An Aspens game: ``setup`` 2-7 and the named options of OPTIONS (OptionError if one is bad)."""
     return AspensGame(setup, **options)
 
 
 # --------------------------------------------------------------------------
 # The state
 
-_SLOTS = (
-    "_game",
-    "_geo",
+_FIELDS = (
     "current_player",
     "phase",
     "first_player",
     "turn_player",
     "_own",
     "_heights",
+    "_tall",
     "_hand",
     "_supply",
     "_extra",
@@ -464,37 +318,22 @@ _SLOTS = (
     "wind",
     "_gained",
     "_cascade",
-    "_full",
-    "_winds",
-    "_hist",
-    "_len",
 )
 
-RULE_SEED = "1. Seed Your Starting Forests"
-RULE_GROW_START = "2. Grow Your Starting Forests"
-RULE_ROLL = "Taking a Turn, 1. Roll for Sun and Wind"
-RULE_GAIN = "Taking a Turn, 2. Gain Trees"
-RULE_UP = "Taking a Turn, 3A. Grow Up"
-RULE_OUT = "Taking a Turn, 3B. Grow Out"
-RULE_CASCADE = "Taking a Turn, 4. Check for and Resolve Cascades"
-RULE_HOLD = "Important reminders: hold up to 5 trees"
-RULE_OWNED = "Important reminders: never on another player's space"
-RULE_END = "Finishing & Scoring"
-RULE_FIRST = "Setup (d): randomly choose a first player"
 
+class AspensState(core.FrozenState):
+    """One immutable moment of an Aspens game (the machinery is :class:`treegames.core.FrozenState`)."""
 
-class AspensState:
-    """One immutable moment of an Aspens game."""
-
-    __slots__ = _SLOTS
+    __slots__ = _FIELDS + ("_geo", "_winds")
+    _FIELDS = _FIELDS
+    _RESET = {"_gained": None, "_cascade": 0}
 
     # -- construction -------------------------------------------------------
 
     @classmethod
     def _initial(cls, game: AspensGame) -> AspensState:
         """The state before the first player is chosen."""
-        s = object.__new__(_Draft)
-        s._game = game
+        s = cls._blank(game)
         s._geo = game.geometry
         s.current_player = CHANCE
         s.phase = Phase.CHOOSE_FIRST
@@ -503,6 +342,7 @@ class AspensState:
         s._own = (0, 0)
         empty = bytes(ROW * (2 * RADIUS + 1))
         s._heights = (empty, empty)
+        s._tall = ((), ())
         s._hand = (0, 0)
         s._supply = (game.trees_per_player, game.trees_per_player)
         s._extra = (0, 0)
@@ -510,102 +350,14 @@ class AspensState:
         s.wind = None
         s._gained = None
         s._cascade = 0
-        s._full = 0
         s._winds = None
-        s._hist = None
-        s._len = 0
         s.__class__ = cls
         return s
-
-    def _child(self, action: Action) -> AspensState:
-        """A copy of this state with ``action`` appended to the history (fields then edited)."""
-        s = object.__new__(_Draft)
-        s._game = self._game
-        s._geo = self._geo
-        s.current_player = self.current_player
-        s.phase = self.phase
-        s.first_player = self.first_player
-        s.turn_player = self.turn_player
-        s._own = self._own
-        s._heights = self._heights
-        s._hand = self._hand
-        s._supply = self._supply
-        s._extra = self._extra
-        s.sun = self.sun
-        s.wind = self.wind
-        s._gained = None
-        s._cascade = 0
-        s._full = self._full
-        s._winds = self._winds
-        s._hist = (self._hist, action)
-        s._len = self._len + 1
-        return s
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("an AspensState is immutable; apply an action to get a new state")
-
-    # -- identity -------------------------------------------------------------
-
-    def _key(self) -> tuple:
-        """Everything but the history, for equality and hashing."""
-        return (
-            self._game.options["setup"],
-            self._game.options["cascade_timing"],
-            self._game.trees_per_player,
-            self.current_player,
-            self.phase,
-            self.first_player,
-            self.turn_player,
-            self._own,
-            self._heights,
-            self._hand,
-            self._supply,
-            self._extra,
-            self.sun,
-            self.wind,
-            self._gained,
-            self._cascade,
-            self._full,
-            self._len,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AspensState):
-            return NotImplemented
-        return self._key() == other._key() and self.history == other.history
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"<AspensState {self.summary()}>"
 
-    def __copy__(self) -> AspensState:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> AspensState:
-        return self
-
-    def __reduce__(self):
-        return (_replayed, (self._game.options, [str(a) for a in self.history]))
-
     # -- the protocol ---------------------------------------------------------
-
-    @property
-    def game(self) -> AspensGame:
-        """The game (rules and options) this state belongs to."""
-        return self._game
-
-    @property
-    def history(self) -> tuple:
-        """Every action applied so far, chance outcomes included, oldest first."""
-        out = []
-        node = self._hist
-        while node is not None:
-            node, action = node
-            out.append(action)
-        out.reverse()
-        return tuple(out)
 
     def is_terminal(self) -> bool:
         """True once no empty playable space remains."""
@@ -672,7 +424,7 @@ class AspensState:
             | ((own << b) if b > 0 else (own >> -b))
             | ((own << c) if c > 0 else (own >> -c))
         ) & empty
-        ups = own & ~self._full
+        ups = own
         choices = ups | targets
         count = choices.bit_count()
         options = count + 1 if hand <= HOLD_LIMIT else count
@@ -716,16 +468,12 @@ class AspensState:
         s.__class__ = AspensState
         return s
 
-    def to_json(self) -> str:
-        """The saved game: name, options and the history in notation."""
-        return core.save_json(self._game, self.history)
-
     # -- accessors for the UI ------------------------------------------------
 
     @property
     def board(self) -> Board:
         """The board of this game's setup."""
-        return self._game.board
+        return self.game.board
 
     def owner(self, cell: Hex) -> int | None:
         """The player who owns ``cell``, or None (empty, water or off the board)."""
@@ -743,7 +491,13 @@ class AspensState:
         b = self._geo.bit.get(cell) if isinstance(cell, tuple) else None
         if b is None:
             return 0
-        return self._heights[0][b] + self._heights[1][b]
+        height = self._heights[0][b] + self._heights[1][b]
+        if height == TALL:  # maybe more: the exact height of a tall stack
+            for tall in self._tall:
+                for bit, exact in tall:
+                    if bit == b:
+                        return exact
+        return height
 
     def spaces(self, player: int) -> frozenset[Hex]:
         """The spaces ``player`` owns."""
@@ -752,7 +506,8 @@ class AspensState:
     def stacks(self, player: int) -> tuple[int, ...]:
         """The heights of ``player``'s spaces, in board order (for the odds functions)."""
         heights = self._heights[player]
-        return tuple(heights[b] for b in bits(self._own[player]))
+        tall = dict(self._tall[player])
+        return tuple(tall.get(b, heights[b]) for b in bits(self._own[player]))
 
     def empty_cells(self) -> frozenset[Hex]:
         """The empty playable spaces (water is never empty)."""
@@ -803,11 +558,6 @@ class AspensState:
         """Trees each player gained from its spaces at the last Wind roll (no bonus); else None."""
         return self._gained
 
-    @property
-    def last_action(self) -> Action | None:
-        """The action that led to this state, or None at the start."""
-        return self._hist[1] if self._hist is not None else None
-
     # -- rules: legality masks ------------------------------------------------
 
     def _empty(self) -> int:
@@ -829,8 +579,8 @@ class AspensState:
         return targets & self._empty()
 
     def _up_targets(self) -> int:
-        """Spaces the mover may grow up on: its own spaces (below the stack limit)."""
-        return self._own[self.current_player] & ~self._full
+        """Spaces the mover may grow up on: every space it owns (3A Grow Up has no limit)."""
+        return self._own[self.current_player]
 
     def _out_targets(self) -> int:
         """Empty spaces next to the mover's spaces in one of the three valid Wind directions."""
@@ -889,7 +639,7 @@ class AspensState:
         if action.player not in (ASPEN, PINE):
             raise IllegalAction(f"player {action.player!r} does not exist: 0 is Aspen, 1 is Pine")
         s = self._child(action)
-        n = self._game.water_count
+        n = self.game.water_count
         supply, extra = self._take(ASPEN, n)
         s._supply = supply
         s._extra = extra
@@ -922,7 +672,7 @@ class AspensState:
                 f"place two trees next to the same water tile ({RULE_SEED})"
             )
         s = self._planted(action, p, b)
-        if (s._own[0] | s._own[1]).bit_count() == 2 * self._game.water_count:
+        if (s._own[0] | s._own[1]).bit_count() == 2 * self.game.water_count:
             hands = [0, 0]
             for player in (ASPEN, PINE):
                 supply, extra = s._take(player, GROW_START_TREES)
@@ -955,9 +705,13 @@ class AspensState:
         """The child state after ``action`` put one tree of ``player`` (from the hand) on bit ``b``."""
         s = self._child(action)
         row = bytearray(self._heights[player])
-        row[b] += 1
-        if row[b] >= MAX_STACK:
-            s._full = self._full | (1 << b)
+        if row[b] < TALL:
+            row[b] += 1
+        else:  # a stack of 255+ trees: the byte stays saturated, the exact height lives in _tall
+            tall = dict(self._tall[player])
+            tall[b] = tall.get(b, TALL) + 1
+            s._tall = (tuple(sorted(tall.items())), self._tall[1]) if player == ASPEN else (
+                self._tall[0], tuple(sorted(tall.items())))
         o0, o1 = self._own
         h0, h1 = self._hand
         if player == ASPEN:
@@ -979,8 +733,6 @@ class AspensState:
         p = self.current_player
         if not (self._own[p] >> b) & 1:
             self._refuse_grow_up(action, b)
-        if (self._full >> b) & 1:
-            raise IllegalAction(f"{action}: a space holds at most {MAX_STACK} trees (our implementation limit)")
         if self._hand[p] == 0:
             raise IllegalAction(f"{action}: {PLAYER_NAMES[p]} has no trees in hand; end the turn ({RULE_UP})")
         s = self._planted(action, p, b)
@@ -1046,7 +798,7 @@ class AspensState:
                 raise self._out_of_wind(action, b)
         s = self._planted(recorded, p, b)
         empty ^= 1 << b
-        if self._game.cascade_timing is CascadeTiming.EACH_TREE and s._may_seal(p, b, empty):
+        if self.game.cascade_timing is CascadeTiming.EACH_TREE and s._may_seal(p, b, empty):
             s._resolve_cascades(p)
             empty = geo.playable ^ (s._own[0] | s._own[1])
         if not empty:
@@ -1145,7 +897,7 @@ class AspensState:
                 f"turn, so plant at least {held - HOLD_LIMIT} more ({RULE_HOLD})"
             )
         s = self._child(action)
-        if self._game.cascade_timing is CascadeTiming.END_OF_TURN:
+        if self.game.cascade_timing is CascadeTiming.END_OF_TURN:
             s._resolve_cascades(p)
             if not s._empty():
                 s._finish()
@@ -1196,247 +948,47 @@ class AspensState:
 
     # -- notation ---------------------------------------------------------------
 
+    # -- notation and words (see .actions and .words) ------------------------
+
     def parse_action(self, text: str) -> Action:
         """The action written ``text`` (as ``str(action)`` writes it); NotationError if unreadable."""
-        if not isinstance(text, str):
-            raise NotationError(f"an action in notation is text, not {type(text).__name__}")
-        words = text.strip().split()
-        if not words:
-            raise NotationError("empty text is not an action; try 'grow-up H8', 'grow-out E6' or 'end-turn'")
-        verb, rest = words[0].lower(), words[1:]
-        if verb == "end-turn" and not rest:
-            return END_TURN
-        if verb == "first" and len(rest) == 1:
-            return ChooseFirst(self._parse_player(rest[0]))
-        if verb == "sun" and len(rest) == 1:
-            if rest[0].isascii() and rest[0].isdigit() and int(rest[0]) in SUN_FACES:
-                return RollSun(int(rest[0]))
-            raise NotationError(f"{text!r}: the Sun die shows 2, 3, 4, 5, 6 or 7")
-        if verb == "wind" and len(rest) == 1:
-            return RollWind(self._parse_direction(rest[0], text))
-        if verb == "seed" and len(rest) == 1:
-            return self._geo.seed[self._geo.bit[self._parse_cell(rest[0], text)]]
-        if verb == "grow-up" and len(rest) == 1:
-            return self._geo.up[self._geo.bit[self._parse_cell(rest[0], text)]]
-        if verb == "grow-out" and len(rest) == 1:
-            return self._geo.out[self._geo.bit[self._parse_cell(rest[0], text)]]
-        if verb == "grow-out" and len(rest) == 5 and rest[1].lower() == "from" and rest[3].lower() == "to":
-            direction = self._parse_direction(rest[0], text)
-            source = self._parse_cell(rest[2], text)
-            target = self._parse_cell(rest[4], text)
-            if source + direction.delta != target:
-                raise NotationError(f"{text!r}: {rest[4].upper()} is not the {direction.name} neighbour of "
-                                    f"{rest[2].upper()}")
-            return GrowOut(target, source, direction)
-        raise NotationError(
-            f"cannot read {text!r}; actions are written 'first Aspen', 'seed D5', 'grow-up D5', 'grow-out E6' "
-            f"(or 'grow-out NE from D5 to E6'), 'end-turn', 'sun 4' or 'wind NE'"
-        )
+        return parse_action(text, self._geo.bit)
 
-    def _parse_cell(self, word: str, text: str) -> Hex:
-        """A hex name of this board."""
-        try:
-            cell = parse_cell(word)
-        except ValueError as err:
-            raise NotationError(f"{text!r}: {err}") from None
-        if cell not in self._geo.bit:
-            raise NotationError(f"{text!r}: {word.upper()} is not a hex of the board")
-        return cell
+    def actions_at(self, place: str) -> list[Action]:
+        """The legal actions on one hex, named as in notation (``"D5"``): seed, grow up or grow out there.
 
-    @staticmethod
-    def _parse_direction(word: str, text: str) -> Direction:
-        """A Wind direction name."""
-        try:
-            return Direction[word.upper()]
-        except KeyError:
-            raise NotationError(f"{text!r}: the Wind directions are E, NE, NW, W, SW and SE") from None
+        A hex with nothing to do now (water, the opponent's, a chance node) gives ``[]``;
+        NotationError if ``place`` names no hex of this board.
+        """
+        core.check_notation(place, NotationError)
+        cell = parse_action(f"seed {place.strip()}", self._geo.bit).cell
+        return [a for a in self.legal_actions() if getattr(a, "cell", None) == cell]
 
-    @staticmethod
-    def _parse_player(word: str) -> int:
-        """A player name (Aspen or Pine)."""
-        for index, name in enumerate(PLAYER_NAMES):
-            if word.lower() == name.lower():
-                return index
-        raise NotationError(f"{word!r} is not a player; the players are Aspen and Pine")
-
-    # -- words ----------------------------------------------------------------
-
-    def describe(self, action: Action) -> str:
-        """One sentence on what ``action`` does from this state (for the event log)."""
-        kind = type(action)
-        who = self._mover_name()
-        if kind is ChooseFirst:
-            return f"{PLAYER_NAMES[action.player]} is chosen to go first."
-        if kind is RollSun:
-            return f"The Sun die shows {action.value}: spaces with {action.value} or more trees produce."
-        if kind is RollWind:
-            winds = ", ".join(d.name for d in action.direction.wind_directions())
-            return f"The Wind die shows {action.direction.name}: {who} may grow out {winds}."
-        if kind is EndTurn:
-            return f"{who} ends the turn holding {self._hand[self.current_player]} tree(s)."
-        name = cell_name(action.cell)
-        if kind is Seed:
-            return f"{who} seeds a starting tree on {name}."
-        if kind is GrowUp:
-            return f"{who} grows up on {name}, making {self.height(action.cell) + 1} trees there."
-        if kind is GrowOut:
-            if action.source is not None and action.direction is not None:
-                return f"{who} grows out {action.direction.name} from {cell_name(action.source)} to {name}."
-            return f"{who} grows out to {name}."
-        return str(action)
+    def describe(self, action: Action | str) -> str:
+        """One sentence on what ``action`` (or its notation) does from this state (for the event log)."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        return words.describe(self, action)
 
     @property
     def last_event(self) -> str:
         """What just happened, in words (gain arithmetic and cascades included)."""
-        action = self.last_action
-        if action is None:
-            return "A new game: the first player is about to be chosen."
-        kind = type(action)
-        if kind is ChooseFirst:
-            return f"{PLAYER_NAMES[action.player]} goes first; each player takes {self._game.water_count} trees."
-        if kind is RollSun:
-            return f"The Sun die shows {action.value}."
-        if kind is RollWind:
-            return f"The Wind die shows {action.direction.name}. " + self._gain_words()
-        if kind is EndTurn:
-            ender = self.turn_player if self.is_terminal() else 1 - self.turn_player
-            return f"{PLAYER_NAMES[ender]} ends the turn." + self._cascade_words()
-        name = cell_name(action.cell)
-        player = self.owner(action.cell)
-        who = PLAYER_NAMES[player] if player is not None else "?"
-        if kind is Seed:
-            return f"{who} seeds {name}."
-        if kind is GrowUp:
-            return f"{who} grows up on {name}: now {self.height(action.cell)} trees."
-        return f"{who} {str(action).replace('grow-out', 'grows out')}." + self._cascade_words()
-
-    def _gain_words(self) -> str:
-        """The gain arithmetic of the last roll, e.g. 'Sun 4: Pine has 3 spaces with 4 or more trees: +3'."""
-        if self._gained is None:
-            return ""
-        parts = []
-        for q in (self.turn_player, 1 - self.turn_player):
-            n = self._gained[q]
-            spaces = "space" if n == 1 else "spaces"
-            text = f"{PLAYER_NAMES[q]} has {n} {spaces} with {self.sun} or more trees: +{n}"
-            if q == self.turn_player:
-                text += f", and +1 bonus for the turn = {n + 1}"
-            parts.append(text)
-        return f"Sun {self.sun}: " + "; ".join(parts) + "."
-
-    def _cascade_words(self) -> str:
-        """A sentence on the cascade of the last action, if any."""
-        if not self._cascade:
-            return ""
-        who = self.owner(self._geo.cell[next(iter(bits(self._cascade)))])
-        names = ", ".join(sorted((cell_name(c) for c in self.last_cascade), key=lambda n: (n[0], int(n[1:]))))
-        count = self._cascade.bit_count()
-        return f" Cascade! {PLAYER_NAMES[who]} fills {count} closed-off space(s) for free: {names}."
+        return words.last_event(self)
 
     def explain(self) -> str:
         """What the rules say at this moment, in plain words, naming the rulebook section."""
-        phase = self.phase
-        who = self._mover_name()
-        if phase is Phase.CHOOSE_FIRST:
-            return f"{RULE_FIRST}: a fair coin decides who starts; Aspen and Pine are equally likely."
-        if phase is Phase.SEED:
-            p = self.current_player
-            left = self._game.water_count - self._seeded_waters(p)
-            return (
-                f"{RULE_SEED}: {who} puts one tree on any empty space beside a water tile. Each player ends "
-                f"with exactly one tree beside each water tile, never two by the same one; {who} has {left} "
-                f"still to place. Players alternate, the first player first."
-            )
-        if phase is Phase.GROW_START:
-            return (
-                f"{RULE_GROW_START}: {who} adds trees, one at a time, to its own seeded spaces only; "
-                f"{self._hand[self.current_player]} of 4 left. Empty spaces are off limits in this stage. "
-                f"Tall stacks produce more often; spread stacks produce more at once when they do."
-            )
-        if phase is Phase.ROLL_SUN:
-            return (
-                f"{RULE_ROLL}: {who}'s turn starts with the dice. The Sun die (2-7) will decide which spaces "
-                f"produce trees for both players."
-            )
-        if phase is Phase.ROLL_WIND:
-            return (
-                f"{RULE_ROLL}: the Sun shows {self.sun}. Now the Wind die gives the direction {who} may grow "
-                f"out in (it and the two beside it). Then comes {RULE_GAIN}: each player takes one tree per "
-                f"space with at least {self.sun} trees, and {who} one bonus tree."
-            )
-        if phase is Phase.PLANT:
-            p = self.current_player
-            hand = self._hand[p]
-            winds = ", ".join(d.name for d in self.valid_winds())
-            if hand == 0:
-                return (
-                    f"Taking a Turn, 3. Plant Your New Trees: {who} has planted every tree in hand, so the only "
-                    f"move left is to end the turn and pass the dice."
-                )
-            end = (
-                "may end the turn now, keeping the rest for later"
-                if hand <= HOLD_LIMIT
-                else f"must plant at least {hand - HOLD_LIMIT} more before ending the turn (hold at most 5)"
-            )
-            return (
-                f"Taking a Turn, 3. Plant Your New Trees: {who} holds {hand} tree(s) and places them one at a "
-                f"time. Grow Up (3A): add a tree to any space you own; the Wind does not matter. Grow Out "
-                f"(3B): plant on an empty space next to your forest in a valid Wind direction ({winds}), even "
-                f"next to trees planted this turn. Water and the opponent's spaces are never allowed. {who} "
-                f"{end}. {RULE_CASCADE}: closing off an empty area fills it for you for free."
-            )
-        a, b = self.scores()
-        result = "a shared victory" if a == b else f"{PLAYER_NAMES[0] if a > b else PLAYER_NAMES[1]} wins"
-        return f"{RULE_END}: no empty space remains. Aspen owns {a} spaces and Pine {b}: {result}."
+        return words.explain(self)
 
     def summary(self) -> str:
         """One line on this state: phase, mover, dice, hands, supplies and scores."""
-        mover = {CHANCE: "chance", TERMINAL: "-"}.get(self.current_player)
-        if mover is None:
-            mover = PLAYER_NAMES[self.current_player]
-        dice = f"sun={self.sun if self.sun is not None else '-'} wind={self.wind.name if self.wind else '-'}"
-        a, b = self.scores()
-        return (
-            f"{self.phase.value} mover={mover} {dice} hand={self._hand[0]}/{self._hand[1]} "
-            f"bag={self._supply[0]}/{self._supply[1]} spaces={a}/{b}"
-        )
+        return words.summary(self)
 
     def picture(self) -> str:
-        """The board as text: a row per line, 'a'/'p' plus height for trees, '~~' water, '..' empty."""
-        geo = self._geo
-        lines = []
-        for r in range(-RADIUS, RADIUS + 1):
-            row = []
-            for q in range(-RADIUS, RADIUS + 1):
-                cell = Hex(q, r)
-                b = geo.bit.get(cell)
-                if b is None:
-                    continue
-                if (geo.water >> b) & 1:
-                    row.append("~~")
-                elif (self._own[0] >> b) & 1:
-                    row.append(f"a{min(self._heights[0][b], 9)}")
-                elif (self._own[1] >> b) & 1:
-                    row.append(f"p{min(self._heights[1][b], 9)}")
-                else:
-                    row.append("..")
-            if row:
-                lines.append(" " * (2 * abs(r)) + "  ".join(row))  # each row sits half a hex over
-        return "\n".join(lines)
-
-
-class _Draft(AspensState):
-    """A state still being built inside ``apply`` (assignable); becomes an AspensState before it leaves."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
+        """The board as text, every row on the same hex offsets (see :func:`.words.picture`)."""
+        return words.picture(self)
 
 
 GAIN_TABLES = {s: bytes(1 if h >= s else 0 for h in range(256)) for s in SUN_FACES}
 """For each Sun value, a byte table turning a height into 1 if the space produces."""
 
 
-def _replayed(options: dict, history: list[str]) -> AspensState:
-    """Rebuild a state from options and history (for pickling)."""
-    opts = dict(options)
-    return core.replay(new_game(opts.pop("setup"), **opts), history)  # type: ignore[return-value]

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import NamedTuple
 
-from .board import Direction
+from .data import Direction
 
 __all__ = [
     "SUN_FACES",

@@ -11,7 +11,7 @@ protocol.  The flow of phases (:class:`Phase`) is::
     -> initial wind -> 8 rounds of [falling leaves -> leaf placement | squirrel]
     -> winter (one action) -> game over
 
-Notation (see :mod:`treegames.bosk.park` for coordinates)
+Notation (see :mod:`treegames.bosk.data` for coordinates)
 ----------------------------------------------------------
 ``start player 2`` (chance), ``tree 3 at c4``, ``score summer``,
 ``wind from north`` (the wind board goes on the north side, so the wind blows
@@ -31,7 +31,8 @@ indices, ``region_names``, ``interior_intersections()``, ``first_squares`` /
 ``pile(row, col)``, ``top_leaf(row, col)``, ``controller(row, col)``,
 ``squirrel_squares()``, ``selected_tree``, ``selected_tile``, ``path_head``,
 ``summer_scores``, ``winter_scores``, ``scores()``, ``legal_actions()``,
-``describe(action)``, ``last_event()``, ``explain()``, ``previous``; and the
+``describe(action)``, ``last_event`` (a property), ``explain()``, ``previous``,
+``actions_at(place)`` (an intersection ``"c4"`` or a square ``"C4"``); and the
 teaching functions ``summer_points``, ``winter_points``, ``summer_table``,
 ``winter_table`` (lists of :class:`ScoreRow`).
 
@@ -68,8 +69,13 @@ follows.  Each choice lives in one place, as data or a named option.
   (squirrels, or covering costs more than the active leaves allow), the path
   ends as if the edge were reached: unused active leaves return to the supply.
 * **Ties "clockwise from" a player** (new start player after summer and after
-  each round, and the final winner): that player counts first, then the
-  players after them clockwise (``engine.closest_clockwise``).
+  each round): that player counts first, then the players after them clockwise
+  (``engine.closest_clockwise``).
+* **The final tie-break** ("closest to the final round start player"): seats
+  are counted either way round the table, so the player just counter-clockwise
+  of the final start player is as close as the one just clockwise; of two
+  equally close tied players (one each way), the one clockwise of the start
+  player wins.  The final start player, if tied, wins (``engine.closest_either_way``).
 * **Final round's start player** is the start player of round 8; no new start
   player is chosen after it.
 * **Scoring seasons as actions**: summer and winter are single actions
@@ -77,37 +83,57 @@ follows.  Each choice lives in one place, as data or a named option.
   start player) so a UI can step through them.
 """
 
+from ..core import GameType, RandomBot
+from .actions import NOTATION_HELP, Action, Kind, NotationError, Phase, TurnEnd, parse_action
 from .bots import GreedyBot
-from .engine import (
-    NOTATION_HELP,
-    Action,
-    BoskGame,
-    BoskState,
-    Kind,
-    Phase,
-    ScoreRow,
-    TurnEnd,
-    closest_clockwise,
-    new_game,
-    summer_table,
-    winter_table,
-)
-from .park import DIRECTIONS, Direction, Park, intersection_name, park_for_players, square_name
-from .rules import (
+from .data import (
+    DIRECTIONS,
     LEAF_TILES,
     LEAVES_PER_PLAYER,
-    OPTION_CHOICES,
-    OPTION_DEFAULTS,
     PLAYER_NAMES,
     ROUNDS,
     SQUIRREL,
     TREE_VALUES,
     WIND_PATTERNS,
     WIND_SPOT_TREE_VALUE,
+    Direction,
+    Park,
+    intersection_name,
+    park_for_players,
+    square_name,
+)
+from .engine import (
+    OPTION_DEFAULTS,
+    OPTIONS,
+    PLAYERS,
+    BoskGame,
+    BoskState,
+    ScoreRow,
+    closest_clockwise,
+    closest_either_way,
+    new_game,
+    summer_table,
+    winter_table,
 )
 from .scoring import SUMMER_POINTS, WINTER_POINTS, majority_points, summer_points, winter_points
 
+GAME_TYPE = GameType(
+    name="bosk",
+    title="Bosk",
+    players=PLAYERS,
+    has_chance=True,
+    has_hidden_information=False,
+    options=OPTIONS,
+    bots={"greedy": GreedyBot, "random": RandomBot},
+)
+"""What Bosk is: 2-4 players, one chance node (the start player), nothing hidden, its options."""
+
 __all__ = [
+    "GAME_TYPE",
+    "OPTIONS",
+    "NotationError",
+    "parse_action",
+    "closest_either_way",
     "NOTATION_HELP",
     "Action",
     "BoskGame",
@@ -128,7 +154,6 @@ __all__ = [
     "square_name",
     "LEAF_TILES",
     "LEAVES_PER_PLAYER",
-    "OPTION_CHOICES",
     "OPTION_DEFAULTS",
     "PLAYER_NAMES",
     "ROUNDS",

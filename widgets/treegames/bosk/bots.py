@@ -18,10 +18,14 @@ GreedyBot's heuristic, one step at a time:
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from .engine import BoskState, Kind, Phase
-from .park import DIRECTIONS
+from .actions import Kind, Phase
+from .data import DIRECTIONS
 from .scoring import summer_points, winter_points
+
+if TYPE_CHECKING:
+    from .engine import BoskState
 
 __all__ = ["GreedyBot"]
 

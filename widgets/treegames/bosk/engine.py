@@ -1,176 +1,83 @@
-"""The Bosk game and its immutable states (the treegames.core protocol)."""
+"""The Bosk game, its option schema and its immutable states (the treegames.core protocol).
+
+The vocabulary and notation live in :mod:`.actions`, the words in :mod:`.words`, the
+park and the rulebook's numbers in :mod:`.data`, the majority tables in :mod:`.scoring`.
+"""
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from enum import IntEnum, StrEnum
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction
-from .park import DIRECTIONS, Direction, Park, park_for_players, parse_coordinates
-from .rules import (
+from ..core import CHANCE, PARENT, TERMINAL, IllegalAction, Option
+from . import words
+from .actions import NOTATION_HELP, SUMMER, WINTER, Action, Kind, NotationError, Phase, TurnEnd, parse_action
+from .actions import _inter_name as _inter_name
+from .actions import _square_name as _square_name
+from .data import (
+    DIRECTIONS,
     LEAF_TILES,
     LEAVES_PER_PLAYER,
-    OPTION_CHOICES,
-    OPTION_DEFAULTS,
     PLAYER_NAMES,
     ROUNDS,
     SQUIRREL,
     TREE_VALUES,
     WIND_PATTERNS,
     WIND_SPOT_TREE_VALUE,
+    Direction,
+    Park,
+    park_for_players,
+    parse_coordinates,
     tile_name,
 )
 from .scoring import summer_points, winter_points
 
 __all__ = [
-    "Phase",
-    "Kind",
-    "Action",
     "BoskGame",
     "BoskState",
     "ScoreRow",
-    "TurnEnd",
     "new_game",
     "summer_table",
     "winter_table",
     "closest_clockwise",
+    "closest_either_way",
+    "OPTIONS",
+    "OPTION_DEFAULTS",
+    "PLAYERS",
 ]
 
+PLAYERS = (2, 3, 4)
+"""Bosk is for 2 to 4 players."""
 
-class Phase(StrEnum):
-    """The rulebook step in force."""
-
-
-    START_PLAYER = "start player"
-    """Setup 4: a chance node picks the start player."""
-    SPRING = "spring"
-    """I. Spring: players grow trees one at a time."""
-    SUMMER = "summer"
-    """II. Summer: the start player scores the trails (one action)."""
-    WIND = "initial wind"
-    """III. Autumn, Initial Wind Direction: the new start player places the wind board."""
-    FALLING_LEAVES = "falling leaves"
-    """III. Autumn, Falling Leaves 1a-1c: select a tree and a leaf tile."""
-    LEAF_PLACEMENT = "leaf placement"
-    """III. Autumn, Leaf Placement: place the active leaves one at a time."""
-    SQUIRREL = "squirrel"
-    """III. Autumn, Squirrel: place the squirrel token."""
-    WINTER = "winter"
-    """IV. Winter: the final round's start player scores the regions (one action)."""
-    GAME_OVER = "game over"
-    """End of the Game."""
-
-
-class Kind(StrEnum):
-    """The kinds of action, named by their notation keyword."""
-
-
-    START = "start player"
-    TREE = "tree"
-    SUMMER = "score summer"
-    WIND = "wind from"
-    CHOOSE = "autumn tree"
-    LEAF = "leaf"
-    SQUIRREL = "squirrel"
-    WINTER = "score winter"
-
-
-class Action(NamedTuple):
-    """One Bosk action; ``str`` gives its notation.
-
-    * ``START``: ``value`` = start player index.
-    * ``TREE``: intersection (``row``, ``col``), ``value`` = tree value.
-    * ``WIND``: ``value`` = side of the park the wind board is placed on (Direction index).
-    * ``CHOOSE``: intersection of the tree (``row``, ``col``), ``value`` = leaf tile (0 = squirrel).
-    * ``LEAF`` / ``SQUIRREL``: square (``row``, ``col``).
-    """
-
-    kind: Kind
-    row: int = -1
-    col: int = -1
-    value: int = -1
-
-    def __str__(self) -> str:
-        kind = self.kind
-        if kind is Kind.START:
-            return f"start player {self.value + 1}"
-        if kind is Kind.TREE:
-            return f"tree {self.value} at {_inter_name(self.row, self.col)}"
-        if kind is Kind.WIND:
-            return f"wind from {DIRECTIONS[self.value].value}"
-        if kind is Kind.CHOOSE:
-            return f"autumn tree {_inter_name(self.row, self.col)} tile {tile_name(self.value)}"
-        if kind is Kind.LEAF or kind is Kind.SQUIRREL:
-            return f"{kind.value} {_square_name(self.row, self.col)}"
-        return kind.value
-
-
-def _inter_name(row: int, col: int) -> str:
-    """Intersection notation that tolerates odd coordinates in malformed actions."""
-    if 0 <= col < 26 and row >= 0:
-        return f"{chr(97 + col)}{row + 1}"
-    return f"<intersection {row},{col}>"
-
-
-def _square_name(row: int, col: int) -> str:
-    """Square notation that tolerates odd coordinates in malformed actions."""
-    if 0 <= col < 26 and row >= 0:
-        return f"{chr(65 + col)}{row + 1}"
-    return f"<square {row},{col}>"
-
-
-NOTATION = re.compile(
-    r"^(?:start player (?P<start>\d+)"
-    r"|tree (?P<tree>\d+) at (?P<tree_at>[a-z]\d+)"
-    r"|(?P<summer>score summer)"
-    r"|wind from (?P<wind>north|east|south|west)"
-    r"|autumn tree (?P<choose_at>[a-z]\d+) tile (?P<tile>\d+|squirrel)"
-    r"|leaf (?P<leaf>[a-z]\d+)"
-    r"|squirrel (?P<squirrel>[a-z]\d+)"
-    r"|(?P<winter>score winter))$"
+OPTIONS: tuple[Option, ...] = (
+    Option("players", PLAYERS, 2, "How many players (2-4; 3 players use the 4-player side's inner 7x7)."),
+    Option("wind_pattern", tuple(WIND_PATTERNS), "clockwise",
+           "Our interpretation of the wind board's arrows: turning clockwise, or crosswise."),
+    Option("squirrel_tile_value", (1, 9), 1, "Our interpretation: the squirrel tile's turn-order value."),
+    Option("squirrel_may_pass_squirrels", (True, False), True,
+           "Our interpretation: a squirrel's route may pass over other squirrels."),
 )
+"""The option schema (GAME_TYPE.options): every named option, its allowed values, default and meaning."""
 
-NOTATION_HELP = (
-    "Bosk notation is one of: 'start player 1', 'tree 3 at c4', 'score summer', 'wind from north', "
-    "'autumn tree d5 tile 6', 'autumn tree d5 tile squirrel', 'leaf E6', 'squirrel F7', 'score winter'"
-)
-
-class TurnEnd(IntEnum):
-    """Why the last action ended an autumn turn (``state.end_reason``), for the 'what just happened' text."""
-
-    NONE = 0
-    """The last action did not end a turn."""
-    NO_LEAVES = 1
-    """Leaf Placement 3: no active leaves remain."""
-    EDGE = 2
-    """Leaf Placement 3: the path reached the edge of the play area."""
-    BLOCKED = 3
-    """Our interpretation: no square ahead can take a leaf."""
-    SQUIRREL_PLACED = 4
-    """Squirrel 2: the squirrel is placed and the turn continues with removing the tree."""
-    SQUIRREL_NOWHERE = 5
-    """Our interpretation: no free square within the squirrel's reach."""
-
+OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
+"""Every named option of ``game.options`` and its default."""
 
 _NO_END, _NO_LEAVES, _EDGE, _BLOCKED, _SQUIRREL_PLACED, _SQUIRREL_NOWHERE = TurnEnd
+_PLACE = re.compile(r"[a-zA-Z][0-9]+", re.ASCII)
 
 
-class BoskGame:
+class BoskGame(core.GameBase):
     """The rules and options of one Bosk game; makes states."""
 
     name = "bosk"
 
     def __init__(self, players: int = 2, **options: Any):
-        """A Bosk game for 2-4 players with the named interpretation options."""
-        core.check_player_count(players, range(2, 5), "Bosk")
-        core.check_options(options, OPTION_CHOICES)
+        """A Bosk game for 2-4 players with the named interpretation options (OptionError if one is bad)."""
+        self.options: dict[str, Any] = core.merge_options(OPTIONS, {"players": players, **options})
         self.num_players = players
-        self.options: dict[str, Any] = {"players": players, **OPTION_DEFAULTS, **options}
         self.park: Park = park_for_players(players)
         self.wind_pattern: tuple[int, ...] = WIND_PATTERNS[self.options["wind_pattern"]]
         self.squirrel_tile_value: int = self.options["squirrel_tile_value"]
@@ -179,8 +86,8 @@ class BoskGame:
         park = self.park
         self.start_actions = tuple(Action(Kind.START, value=p) for p in range(players))
         self.wind_actions = tuple(Action(Kind.WIND, value=d) for d in range(4))
-        self.summer_action = Action(Kind.SUMMER)
-        self.winter_action = Action(Kind.WINTER)
+        self.summer_action = SUMMER
+        self.winter_action = WINTER
         self.leaf_actions = tuple(Action(Kind.LEAF, *park.square_rc(s)) for s in range(park.num_squares))
         self.squirrel_actions = tuple(
             Action(Kind.SQUIRREL, *park.square_rc(s)) for s in range(park.num_squares)
@@ -199,10 +106,6 @@ class BoskGame:
         """The state before the first action: the start player chance node (Setup 4)."""
         return BoskState._initial(self)
 
-    def state_from_json(self, text: str) -> BoskState:
-        """Rebuild a saved state by replaying its history through the rules."""
-        return core.load_json(self, text)  # type: ignore[return-value]
-
     def player_name(self, player: int) -> str:
         """The species name of a seat."""
         return self.player_names[player]
@@ -220,8 +123,8 @@ _CONTENT = (
 )
 
 
-class BoskState:
-    """One immutable moment of a Bosk game.
+class BoskState(core.FrozenState):
+    """One immutable moment of a Bosk game (the machinery is :class:`treegames.core.FrozenState`).
 
     Internal fields (read them through the accessors): ``trees`` per intersection
     (0 = none, else ``owner << 3 | value``), ``piles`` per square (owners bottom to
@@ -230,7 +133,9 @@ class BoskState:
     ``active`` (the mover's active leaves).
     """
 
-    __slots__ = ("game", "history", "_prev", *_CONTENT)
+    __slots__ = ("_prev", *_CONTENT)
+    _FIELDS = _CONTENT
+    _RESET = {"_prev": PARENT, "choices": (), "end_reason": _NO_END}
 
     # ------------------------------------------------------------------ making states
 
@@ -239,9 +144,7 @@ class BoskState:
         """The state before Setup 4."""
         n = game.num_players
         park = game.park
-        s = object.__new__(_Draft)
-        s.game = game
-        s.history = ()
+        s = cls._blank(game)
         s._prev = None
         s.phase = Phase.START_PLAYER
         s.current = CHANCE
@@ -268,63 +171,6 @@ class BoskState:
         s.__class__ = cls
         return s
 
-    def _child(self, action: Action) -> _Draft:
-        """A writable copy with ``action`` appended to the history; apply() freezes it before returning."""
-        s = object.__new__(_Draft)
-        s.game = self.game
-        s.history = self.history + (action,)
-        s._prev = self
-        s.phase = self.phase
-        s.current = self.current
-        s.start = self.start
-        s.trees = self.trees
-        s.hand = self.hand
-        s.tiles = self.tiles
-        s.supply = self.supply
-        s.active = self.active
-        s.piles = self.piles
-        s.squirrels = self.squirrels
-        s.round = self.round
-        s.wind = self.wind
-        s.first_wind = self.first_wind
-        s.turn = self.turn
-        s.played = self.played
-        s.tree_at = self.tree_at
-        s.tile = self.tile
-        s.head = self.head
-        s.choices = ()
-        s.summer = self.summer
-        s.winter = self.winter
-        s.end_reason = _NO_END
-        return s
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Bosk state is immutable; apply() returns a new state")
-
-    # ------------------------------------------------------------------ equality
-
-    def _key(self) -> tuple:
-        """Everything that makes this state what it is."""
-        return (self.game.options, self.history, *(getattr(self, f) for f in _CONTENT))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BoskState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        key = self._key()
-        return hash((tuple(sorted(key[0].items())), *key[1:]))
-
-    def __copy__(self) -> BoskState:
-        return self  # immutable
-
-    def __deepcopy__(self, memo: dict) -> BoskState:
-        return self  # immutable
-
-    def __reduce__(self) -> tuple:
-        return (_from_saved, (self.to_json(),))
-
     def __repr__(self) -> str:
         return f"<BoskState {self.game.num_players}p {self.phase.value} after {len(self.history)} actions>"
 
@@ -335,11 +181,6 @@ class BoskState:
         """The player to act, or CHANCE / TERMINAL."""
         return self.current
 
-    @property
-    def num_players(self) -> int:
-        """How many players."""
-        return self.game.num_players
-
     def is_terminal(self) -> bool:
         """Whether winter has been scored (End of the Game)."""
         return self.phase is Phase.GAME_OVER
@@ -349,12 +190,17 @@ class BoskState:
         return tuple(a + b for a, b in zip(self.summer, self.winter, strict=False))
 
     def winners(self) -> tuple[int, ...]:
-        """The single winner once the game is over (ties: closest clockwise to the final round's start player)."""
+        """The single winner once the game is over.
+
+        End of the Game: a tie goes to the tied player closest to the final round's start
+        player, counting seats either way round the table; of two equally close (one each
+        way), the one clockwise of the start player (:func:`closest_either_way`).
+        """
         if not self.is_terminal():
             return ()
         totals = self.scores()
         best = max(totals)
-        return (closest_clockwise([p for p, v in enumerate(totals) if v == best], self.start, self.num_players),)
+        return (closest_either_way([p for p, v in enumerate(totals) if v == best], self.start, self.num_players),)
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
         """At the start player chance node (Setup 4): each player with equal odds."""
@@ -410,53 +256,31 @@ class BoskState:
             raise IllegalAction("End of the Game: the game is over; no more actions")
         return legal[rng.randrange(len(legal))]
 
-    def to_json(self) -> str:
-        """A saved game: name, options and the history in notation."""
-        return core.save_json(self.game, self.history)
-
     def parse_action(self, text: str) -> Action:
-        """The action written in Bosk notation (see NOTATION_HELP); IllegalAction if unreadable."""
-        if not isinstance(text, str):
-            raise IllegalAction(f"notation must be text, not {type(text).__name__}")
-        clean = " ".join(text.strip().lower().split())
-        m = NOTATION.match(clean)
-        if not m:
-            raise IllegalAction(f"cannot read {text!r}. {NOTATION_HELP}")
-        park = self.game.park
-        g = m.groupdict()
-        if g["start"] is not None:
-            player = int(g["start"]) - 1
-            if not 0 <= player < self.game.num_players:
-                raise IllegalAction(f"there is no player {g['start']} in a {self.game.num_players}-player game")
-            return Action(Kind.START, value=player)
-        if g["tree"] is not None:
-            value = int(g["tree"])
-            if value not in (1, 2, 3, 4):
-                raise IllegalAction(f"Setup 1.3: trees have values 1 to 4, not {value}")
-            return Action(Kind.TREE, *self._parse_intersection(g["tree_at"]), value)
-        if g["summer"]:
-            return self.game.summer_action
-        if g["wind"]:
-            return Action(Kind.WIND, value=Direction(g["wind"]).index)
-        if g["choose_at"] is not None:
-            tile = SQUIRREL if g["tile"] == "squirrel" else int(g["tile"])
-            if tile not in LEAF_TILES:
-                raise IllegalAction(f"Setup 1.1: leaf tiles are 2 through 8 and squirrel, not {g['tile']}")
-            return Action(Kind.CHOOSE, *self._parse_intersection(g["choose_at"]), tile)
-        if g["leaf"] is not None or g["squirrel"] is not None:
-            kind = Kind.LEAF if g["leaf"] is not None else Kind.SQUIRREL
-            row, col = parse_coordinates(g["leaf"] or g["squirrel"])
-            if not park.is_on_board_square(row, col):
-                raise IllegalAction(f"{_square_name(row, col)} is not a terrain square of this park")
-            return Action(kind, row, col)
-        return self.game.winter_action
+        """The action written in Bosk notation (see NOTATION_HELP); NotationError (an IllegalAction) if unreadable."""
+        return parse_action(text, self.game.park, self.game.num_players)
 
-    def _parse_intersection(self, text: str) -> tuple[int, int]:
-        """0-based (row, col) of an intersection name; IllegalAction if off this park."""
+    def actions_at(self, place: str) -> list[Action]:
+        """The legal actions at one place: an intersection ``"c4"`` (growing or selecting the tree
+        there) or a square ``"C4"`` (a leaf or the squirrel there); NotationError if it names neither."""
+        core.check_notation(place, NotationError)
+        text = place.strip()
+        if not _PLACE.fullmatch(text):
+            raise NotationError(
+                f"{core.quote(place)} is not a place: name an intersection (lower case, e.g. 'c4') "
+                f"or a square (capital letter, e.g. 'C4')"
+            )
         row, col = parse_coordinates(text)
-        if not self.game.park.is_on_board_intersection(row, col):
-            raise IllegalAction(f"{_inter_name(row, col)} is not a trail intersection of this park")
-        return row, col
+        park = self.game.park
+        if text[0].islower():
+            if not park.is_on_board_intersection(row, col):
+                raise NotationError(f"{core.quote(place)} is not a trail intersection of this park")
+            kinds = (Kind.TREE, Kind.CHOOSE)
+        else:
+            if not park.is_on_board_square(row, col):
+                raise NotationError(f"{core.quote(place)} is not a terrain square of this park")
+            kinds = (Kind.LEAF, Kind.SQUIRREL)
+        return [a for a in self.legal_actions() if a.kind in kinds and a.row == row and a.col == col]
 
     # ------------------------------------------------------------------ apply
 
@@ -469,7 +293,7 @@ class BoskState:
             or not isinstance(action.kind, Kind)
             or not (type(action.row) is int and type(action.col) is int and type(action.value) is int)
         ):
-            raise IllegalAction(f"not a Bosk action: {action!r}. {NOTATION_HELP}")
+            raise IllegalAction(f"not a Bosk action: {core.quote(action)}. {NOTATION_HELP}")
         phase = self.phase
         expected = _PHASE_KIND[phase]
         if action.kind is not expected:
@@ -921,42 +745,23 @@ class BoskState:
 
     def explain(self) -> str:
         """Plain words on what the rules say now, naming the rulebook section."""
-        from .words import explain
-
-        return explain(self)
+        return words.explain(self)
 
     def describe(self, action: Action | str) -> str:
-        """One sentence for an event log: what ``action`` does if applied to this state."""
-        from .words import describe
-
+        """One sentence for an event log: what ``action`` (or its notation) does if applied to this state."""
         if isinstance(action, str):
             action = self.parse_action(action)
-        return describe(self, action)
+        return words.describe(self, action)
 
+    @property
     def last_event(self) -> str:
         """What the last action did, including any automatic consequences (path end, end of round)."""
-        from .words import last_event
-
-        return last_event(self)
+        return words.last_event(self)
 
     @property
     def previous(self) -> BoskState | None:
         """The state before the last action (None at the start)."""
         return self._prev
-
-
-def _from_saved(text: str) -> BoskState:
-    """Rebuild a pickled state from its saved-game text (game options included)."""
-    options = dict(json.loads(text)["options"])
-    players = options.pop("players")
-    return new_game(players, **options).state_from_json(text)
-
-
-class _Draft(BoskState):
-    """A state still being filled in by apply(); it becomes a BoskState before anyone sees it."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
 
 
 def _leaf_options(squares: tuple[int, ...], player: int, active: int, piles: tuple, squirrels: tuple) -> tuple:
@@ -973,8 +778,21 @@ def _leaf_options(squares: tuple[int, ...], player: int, active: int, piles: tup
 
 
 def closest_clockwise(candidates: list[int], origin: int, num_players: int) -> int:
-    """Our tie-break: the candidate reached first going clockwise from ``origin``, origin itself included."""
+    """Ties broken "clockwise from" a player (new start player): the candidate reached first going
+    clockwise from ``origin``, origin itself included."""
     return min(candidates, key=lambda p: (p - origin) % num_players)
+
+
+def closest_either_way(candidates: list[int], origin: int, num_players: int) -> int:
+    """The final tie-break (End of the Game): the candidate fewest seats from ``origin`` either way
+    round the table, origin itself first; of two equally close, the one clockwise of ``origin``."""
+
+    def distance(p: int) -> tuple[int, int]:
+        clockwise = (p - origin) % num_players
+        counter = (origin - p) % num_players
+        return (min(clockwise, counter), 0 if clockwise <= counter else 1)
+
+    return min(candidates, key=distance)
 
 
 class ScoreRow(NamedTuple):

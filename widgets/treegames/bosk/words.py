@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .engine import TurnEnd
-from .park import DIRECTIONS
-from .rules import ROUNDS, SQUIRREL, TREE_VALUES, tile_name
+from .actions import Action, TurnEnd
+from .data import DIRECTIONS, ROUNDS, SQUIRREL, TREE_VALUES, tile_name
 from .scoring import SUMMER_POINTS, WINTER_POINTS
 
 if TYPE_CHECKING:
-    from .engine import Action, BoskState
+    from .engine import BoskState
 
 __all__ = ["explain", "describe", "last_event"]
 
@@ -157,8 +156,9 @@ def _explain_over(state: BoskState) -> str:
     return (
         f"End of the Game: final scores {_score_line(state, state.scores())} (summer "
         f"{_score_line(state, state.summer_scores)}; winter {_score_line(state, state.winter_scores)}). "
-        f"{_name(state, winner)} wins; a tie goes to the tied player closest clockwise to the final round's "
-        f"start player, {_name(state, state.start_player)}."
+        f"{_name(state, winner)} wins; a tie goes to the tied player closest to the final round's start "
+        f"player, {_name(state, state.start_player)}, counting seats either way round the table (of two "
+        f"equally close, the one clockwise of the start player)."
     )
 
 

@@ -5,7 +5,12 @@ to a Guidebook and to cards we do not have; the missing pieces are designed
 here and listed under *Our interpretation*.
 
 Use ``new_game(players=2, **options)`` -> :class:`MightyTreesGame`; its
-``new_initial_state()`` follows the ``treegames.core`` protocol.
+``new_initial_state()`` follows the ``treegames.core`` protocol.  ``GAME_TYPE``
+declares the game (2-6 players, chance, hidden hands) and its option schema
+(``OPTIONS``).  Modules: :mod:`.data` (the cards and the rulebook's numbers),
+:mod:`.actions` (phases, verbs, the Action value and notation), :mod:`.words`
+(explanations and descriptions), :mod:`.engine` (the game and its states),
+:mod:`.bots` (GreedyBot).
 
 The rules as implemented (rulebook section in brackets)
 -------------------------------------------------------
@@ -42,7 +47,7 @@ Our interpretation (where the rulebook is silent)
   water range on the 1-9 scale).  **Sol costs and strengths are our own
   design**, balanced by one checked rule: sun + shade + fire + wind =
   8 + 2 x (planting + growth Sols).  Cloud, trend, disaster and habitat cards
-  are our own design, in ``cards/*.csv`` (see :mod:`.deck`).
+  are our own design, in ``cards/*.csv`` (see :mod:`.data`).
 * Tree combat (free: it is part of planting, no extra Sols): the attacker's
   sun strength against the defender's shade strength, each +2 if the habitat
   prefers that species.  Higher wins; the loser dies and goes to the litter.
@@ -107,17 +112,21 @@ weather), ``understory(p)``, ``canopy(p)``, ``hand(p)``, ``tree_count(p)``,
 lingering disasters as (card, owner, rounds left)), ``lingering``,
 ``trend_cards``, ``captured``, ``last_event`` (what just happened),
 ``describe(action)``, ``explain()``, ``why_not(action)``, ``cost_of(action)``,
+``actions_at(place)`` (a card name, ``"P2"`` or ``"P2 understory 1"``),
 ``view_for(player)`` (a :class:`PlayerView` without other hands or the draw
 pile's contents), ``cards_in_play()``.
 
 Bots
 ----
-``core.RandomBot`` works (it uses ``state.random_action``); :class:`GreedyBot`
-is described in :mod:`.bots`.
+``core.RandomBot(rng)`` works (it uses ``state.random_action``); :class:`GreedyBot`
+(``GreedyBot(rng)``) is described in :mod:`.bots`.  ``apply`` takes an action or its
+notation; unreadable notation raises :class:`NotationError`, an ``IllegalAction``.
 """
 
+from ..core import GameType, RandomBot
+from .actions import Action, NotationError, Phase, Verb, parse_action
 from .bots import GreedyBot
-from .deck import (
+from .data import (
     CardDataError,
     CloudCard,
     DisasterCard,
@@ -132,20 +141,21 @@ from .deck import (
     habitat_by_name,
     habitat_cards,
 )
-from .rules import (
-    OPTION_DEFAULTS,
-    Action,
-    MightyTreesGame,
-    MightyTreesState,
-    NotationError,
-    Phase,
-    PlayerView,
-    Verb,
-    new_game,
-    parse_action,
+from .engine import OPTION_DEFAULTS, OPTIONS, PLAYERS, MightyTreesGame, MightyTreesState, PlayerView, new_game
+
+GAME_TYPE = GameType(
+    name="mighty_trees",
+    title="Mighty Trees",
+    players=PLAYERS,
+    has_chance=True,
+    has_hidden_information=True,
+    options=OPTIONS,
+    bots={"greedy": GreedyBot, "random": RandomBot},
 )
+"""What Mighty Trees is: 2-6 players, chance (habitat, deal, draws, first player), hidden hands, its options."""
 
 __all__ = [
+    "GAME_TYPE",
     "new_game",
     "MightyTreesGame",
     "MightyTreesState",
@@ -154,6 +164,7 @@ __all__ = [
     "Verb",
     "Action",
     "NotationError",
+    "OPTIONS",
     "OPTION_DEFAULTS",
     "parse_action",
     "GreedyBot",

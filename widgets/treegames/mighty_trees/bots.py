@@ -20,8 +20,14 @@ nodes are not the bot's business (core.step samples them).
 
 from __future__ import annotations
 
-from .deck import DECK, Kind
-from .rules import MightyTreesState, PlayerView, Verb
+import random
+from typing import TYPE_CHECKING
+
+from .actions import Verb
+from .data import DECK, Kind
+
+if TYPE_CHECKING:
+    from .engine import MightyTreesState, PlayerView
 
 __all__ = ["GreedyBot", "progress", "score"]
 
@@ -59,6 +65,9 @@ def usefulness(view: PlayerView, card_id: int) -> int:
 
 class GreedyBot:
     """Plays the action whose resulting position scores best for it (see the module docstring)."""
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng  # the heuristic is deterministic (ties go to the first legal action); kept for the protocol
 
     def choose(self, state: MightyTreesState):
         """The chosen action for the player to move."""

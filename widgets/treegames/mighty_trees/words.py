@@ -1,4 +1,4 @@
-"""Plain words for Mighty Trees states and actions: ``explain()`` and ``describe()``.
+"""Plain words for Mighty Trees states and actions: ``explain()``, ``describe()`` and the event texts.
 
 Written in our own words; each explanation names the rulebook section
 (Mighty Trees Party Game, Timber Version) it comes from.
@@ -8,22 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .deck import DECK, HABITATS, POWER_TEXT, Kind, Sides
-from .rules import (
-    COMMAND_SIZE,
-    DISCARD_COST,
-    SLOTS,
-    SOLS_PER_TURN,
-    Action,
-    Phase,
-    Verb,
-    player_name,
-)
+from .actions import Action, Phase, Verb, player_name
+from .data import COMMAND_SIZE, DECK, DISCARD_COST, HABITATS, POWER_TEXT, SLOTS, SOLS_PER_TURN, Kind, Sides
 
 if TYPE_CHECKING:
-    from .rules import MightyTreesState
+    from .engine import MightyTreesState
 
-__all__ = ["describe", "explain", "sols"]
+__all__ = ["describe", "explain", "sols", "deaths"]
 
 
 def sols(n: int) -> str:
@@ -233,3 +224,12 @@ def _explain_card(state: MightyTreesState, card: int) -> str:
     else:
         play = f"cannot be played: {reason}"
     return f"- {label}: {play}; discarding it costs {sols(DISCARD_COST)}."
+
+
+def deaths(dead: list[str]) -> str:
+    """'X and Y die.' or 'No tree dies.'"""
+    if not dead:
+        return "No tree dies."
+    if len(dead) == 1:
+        return f"{dead[0]} dies and goes to the litter."
+    return f"{', '.join(dead)} die and go to the litter."

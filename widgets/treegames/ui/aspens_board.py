@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..aspens.board import SETUPS, Hex, make_board
+from ..aspens.data import SETUPS, Hex, make_board
 from .aspens_scene import HexGeometry, board_scene, describe_hex
 from .canvas import SceneCanvas
 

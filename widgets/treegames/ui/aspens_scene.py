@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from ..aspens.board import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
+from ..aspens.data import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
 from . import palette
 from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
 

@@ -1,7 +1,7 @@
 """Odds views for the Sun and Wind dice: exact bar charts, the production chart, and a roll simulator.
 
 Every exact number comes from :mod:`treegames.aspens.odds` (and the Wind die's
-faces from :mod:`treegames.aspens.board`).  The one counterfactual calculation,
+faces from :mod:`treegames.aspens.data`).  The one counterfactual calculation,
 :func:`independent_gain_distribution` ("what if every space had its own die?"),
 is *not* a rule of the game: it exists so a lesson can show why one shared die
 matters.  Pictures are pure :class:`~treegames.ui.scene.Scene` functions, sent
@@ -21,7 +21,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import numpy as np
 
-from ..aspens.board import Direction
+from ..aspens.data import Direction
 from ..aspens.odds import (
     SUN_FACES,
     WIND_FACES,

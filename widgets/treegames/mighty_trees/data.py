@@ -1,4 +1,4 @@
-"""The Mighty Trees cards: one record per card in ``cards/*.csv``, loaded and validated at import.
+"""The Mighty Trees data: the rulebook's numbers, and one record per card in ``cards/*.csv``, loaded and validated at import.
 
 The draw pile holds 72 cards in a fixed order that gives each card its id:
 the 50 tree cards (ids 0-49, in ``trees.csv`` order), the 8 cloud cards
@@ -53,6 +53,16 @@ __all__ = [
     "MAX_VALUE",
     "PREFERRED_BONUS",
     "STRENGTH_BUDGET_BASE",
+    "SOLS_PER_TURN",
+    "MIN_SOLS_SPENT",
+    "DISCARD_COST",
+    "CLOUD_COST",
+    "TREND_COST",
+    "COMMAND_SIZE",
+    "SLOTS",
+    "CLOUD_ROUNDS",
+    "POWER_DISCOUNT",
+    "MAX_TURNS_LIMIT",
 ]
 
 CARDS_DIR = Path(__file__).with_name("cards")
@@ -70,6 +80,28 @@ MAX_STRENGTH = 7
 """No single strength exceeds 7."""
 
 EXPECTED_COUNTS = {"tree": 50, "cloud": 8, "trend": 4, "disaster": 10, "habitat": 10}
+
+SOLS_PER_TURN = 3
+"""Sol Laws: 3 Sols per turn (Mobilization Phase)."""
+MIN_SOLS_SPENT = 1
+"""Sol Laws: at least 1 Sol must be spent each turn."""
+DISCARD_COST = 1
+"""Sol Laws: 1 Sol to discard a card from the Command, understory or canopy."""
+CLOUD_COST = 1
+"""Mobilization Phase: cloud cards cost 1 Sol."""
+TREND_COST = 2
+"""Mobilization Phase: trend cards cost 2 Sols."""
+COMMAND_SIZE = 3
+"""Player Commands / Regroup Phase: a Command is filled to 3 cards."""
+SLOTS = 2
+"""Understory & Canopy: each player has 2 understory and 2 canopy slots."""
+CLOUD_ROUNDS = 1
+"""Our interpretation: a cloud stays in play until the start of its player's next turn."""
+POWER_DISCOUNT = 1
+"""Our interpretation: rich soil and fire season powers take 1 Sol off (never below 1)."""
+
+MAX_TURNS_LIMIT = 100_000
+"""The largest allowed ``max_turns``: a bound keeps the promise that every game ends."""
 
 
 class CardDataError(ValueError):

@@ -1,10 +1,12 @@
-"""The Mighty Trees Timber Party Game: game, states, actions and notation.
+"""The Mighty Trees Timber Party Game: the game, its option schema and the immutable state machine.
 
 The rules and our interpretations are described in the package docstring
 (:mod:`treegames.mighty_trees`).  Rulebook section names used in messages:
 "Game Layout", "Player Commands", "Mobilization Phase", "Battle Phase",
 "Sol Laws (Party Game)", "Initiate Tree Combat", "Regroup Phase",
-"Capturing a Habitat", "Winning" and "Game Variations".
+"Capturing a Habitat", "Winning" and "Game Variations".  The vocabulary and
+notation live in :mod:`.actions`, the words in :mod:`.words`, the cards and the
+rulebook's numbers in :mod:`.data`.
 """
 
 from __future__ import annotations
@@ -13,18 +15,49 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction
-from .deck import (
+from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits
+from . import words
+from .actions import (
+    CHANCE_VERBS,
+    CLOUD_ACTIONS,
+    DISASTER_ACTIONS,
+    DISCARD_CANOPY_ACTIONS,
+    DISCARD_HAND_ACTIONS,
+    DISCARD_UNDER_ACTIONS,
+    DRAW_ACTIONS,
+    DRAW_PHASES,
+    END,
+    GROW_ACTIONS,
+    HABITAT_ACTIONS,
+    PLANT_ACTIONS,
+    TREND_ACTIONS,
+    Action,
+    NotationError,
+    Phase,
+    Verb,
+    parse_action,
+    player_name,
+)
+from .data import (
+    CLOUD_COST,
+    CLOUD_ROUNDS,
+    COMMAND_SIZE,
     DECK,
+    DISCARD_COST,
     HABITATS,
+    MAX_TURNS_LIMIT,
     MAX_VALUE,
+    MIN_SOLS_SPENT,
     MIN_VALUE,
+    POWER_DISCOUNT,
     PREFERRED_BONUS,
+    SLOTS,
+    SOLS_PER_TURN,
+    TREND_COST,
     CloudCard,
     DisasterCard,
     Element,
@@ -36,66 +69,37 @@ from .deck import (
     TreeCard,
     TrendCard,
     card_by_name,
-    habitat_by_name,
 )
 
 __all__ = [
-    "Phase",
-    "Verb",
-    "Action",
     "MightyTreesGame",
     "MightyTreesState",
     "PlayerView",
-    "NotationError",
     "new_game",
+    "OPTIONS",
     "OPTION_DEFAULTS",
-    "SOLS_PER_TURN",
-    "COMMAND_SIZE",
-    "DISCARD_COST",
-    "CLOUD_COST",
-    "TREND_COST",
-    "SLOTS",
-    "CLOUD_ROUNDS",
+    "PLAYERS",
 ]
 
-SOLS_PER_TURN = 3
-"""Sol Laws: 3 Sols per turn (Mobilization Phase)."""
-MIN_SOLS_SPENT = 1
-"""Sol Laws: at least 1 Sol must be spent each turn."""
-DISCARD_COST = 1
-"""Sol Laws: 1 Sol to discard a card from the Command, understory or canopy."""
-CLOUD_COST = 1
-"""Mobilization Phase: cloud cards cost 1 Sol."""
-TREND_COST = 2
-"""Mobilization Phase: trend cards cost 2 Sols."""
-COMMAND_SIZE = 3
-"""Player Commands / Regroup Phase: a Command is filled to 3 cards."""
-SLOTS = 2
-"""Understory & Canopy: each player has 2 understory and 2 canopy slots."""
-CLOUD_ROUNDS = 1
-"""Our interpretation: a cloud stays in play until the start of its player's next turn."""
-POWER_DISCOUNT = 1
-"""Our interpretation: rich soil and fire season powers take 1 Sol off (never below 1)."""
+PLAYERS = (2, 3, 4, 5, 6)
+"""# of Players: 2 to 6."""
 
-MAX_TURNS_LIMIT = 100_000
-"""The largest allowed ``max_turns``: a bound keeps the promise that every game ends."""
+OPTIONS: tuple[Option, ...] = (
+    Option("players", PLAYERS, 2, "How many players (the rulebook: 2 to 6)."),
+    Option("max_turns", range(1, MAX_TURNS_LIMIT + 1), 200,
+           "Our interpretation: after this many turns in all, a game nobody has won is a draw."),
+    Option("habitats_to_win", (1, 2), 1, "Game Variations: capture 1 habitat, or 2, to win."),
+    Option("without_quercus_marilandica", (False, True), False,
+           "Game Variations: play without the Quercus marilandica card (71 cards)."),
+    Option("ignore_lingering", (False, True), False,
+           "Game Variations: water and temperature disasters strike once and never linger."),
+    Option("two_sided_disasters", (False, True), False,
+           "Game Variations: a disaster strikes only your side and one other side you choose."),
+)
+"""The option schema (GAME_TYPE.options): every named option, its allowed values, default and meaning."""
 
-OPTION_DEFAULTS: dict[str, Any] = {
-    "max_turns": 200,
-    "habitats_to_win": 1,
-    "without_quercus_marilandica": False,
-    "ignore_lingering": False,
-    "two_sided_disasters": False,
-}
-"""Every named option and its default (the last four are the rulebook's Game Variations)."""
-
-OPTION_RULES: dict[str, Any] = {
-    "max_turns": int,
-    "habitats_to_win": (1, 2),
-    "without_quercus_marilandica": bool,
-    "ignore_lingering": bool,
-    "two_sided_disasters": bool,
-}
+OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS if o.name != "players"}
+"""Every named option of ``game.options`` and its default (the last four are the rulebook's Game Variations)."""
 
 QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
 
@@ -135,103 +139,7 @@ PREFERRED_MASK = tuple(
 )
 
 
-class NotationError(ValueError):
-    """Text that is not Mighty Trees action notation."""
-
-
-class Phase(StrEnum):
-    """The rulebook step in force."""
-
-    HABITAT = "habitat"  # Game Layout: a habitat card is drawn (chance)
-    DEAL = "deal"  # Player Commands: each player draws 3 cards (chance)
-    FIRST_PLAYER = "first player"  # Game Turn: select the 1st player (chance)
-    BATTLE = "battle"  # Battle Phase: the mover spends Sols (Mobilization happens on entry)
-    REGROUP = "regroup"  # Regroup Phase: the mover draws up to 3 cards (chance)
-    GAME_OVER = "game over"
-
-
-
-CHANCE_VERBS: dict = {}  # filled below: phase -> (the outcome's verb, the rulebook section)
-
-
-class Verb(StrEnum):
-    """The first word of every action's notation."""
-
-    HABITAT = "habitat"
-    DRAW = "draw"
-    FIRST = "first"
-    PLANT = "plant"
-    GROW = "grow"
-    DISCARD = "discard"
-    CLOUD = "cloud"
-    TREND = "trend"
-    DISASTER = "disaster"
-    END = "end"
-
-
-PLACES = ("hand", "understory", "canopy")
-CHANCE_VERBS.update(
-    {
-        Phase.HABITAT: (Verb.HABITAT, "Game Layout"),
-        Phase.DEAL: (Verb.DRAW, "Player Commands"),
-        Phase.REGROUP: (Verb.DRAW, "Regroup Phase"),
-        Phase.FIRST_PLAYER: (Verb.FIRST, "Game Turn"),
-    }
-)
-
-
-class Action(NamedTuple):
-    """One action: a verb and its card id, target player, place and slot (0-based; -1 = none)."""
-
-    verb: Verb
-    card: int = -1  # draw-pile card id; for HABITAT the habitat id
-    player: int = -1  # FIRST: the first player; PLANT: player attacked; DISASTER: chosen side
-    place: str = ""  # DISCARD: hand/understory/canopy; PLANT with attack: understory/canopy
-    slot: int = -1  # GROW, DISCARD from a slot, PLANT attack: the slot (0-based)
-
-    def __str__(self) -> str:
-        verb = self.verb
-        if verb is Verb.END:
-            return "end"
-        if verb is Verb.HABITAT:
-            return f"habitat {HABITATS[self.card].name}"
-        if verb is Verb.FIRST:
-            return f"first P{self.player + 1}"
-        if verb is Verb.GROW:
-            return f"grow {self.slot + 1}"
-        if verb is Verb.DISCARD and self.place != "hand":
-            return f"discard {self.place} {self.slot + 1}"
-        text = f"{verb.value} {DECK[self.card].name}"
-        if verb is Verb.PLANT and self.player >= 0:
-            text += f" attack P{self.player + 1} {self.place} {self.slot + 1}"
-        elif verb is Verb.DISASTER and self.player >= 0:
-            text += f" at P{self.player + 1}"
-        return text
-
-
-END = Action(Verb.END)
-DRAW_PHASES = frozenset((Phase.DEAL, Phase.REGROUP))
-DRAW_ACTIONS = tuple(Action(Verb.DRAW, c.id) for c in DECK)
-HABITAT_ACTIONS = tuple(Action(Verb.HABITAT, h.id) for h in HABITATS)
-PLANT_ACTIONS = tuple(Action(Verb.PLANT, c.id) for c in DECK)
-CLOUD_ACTIONS = tuple(Action(Verb.CLOUD, c.id) for c in DECK)
-TREND_ACTIONS = tuple(Action(Verb.TREND, c.id) for c in DECK)
-DISASTER_ACTIONS = tuple(Action(Verb.DISASTER, c.id) for c in DECK)
-DISCARD_HAND_ACTIONS = tuple(Action(Verb.DISCARD, c.id, place="hand") for c in DECK)
-GROW_ACTIONS = tuple(Action(Verb.GROW, slot=i) for i in range(SLOTS))
-DISCARD_UNDER_ACTIONS = tuple(Action(Verb.DISCARD, place="understory", slot=i) for i in range(SLOTS))
-DISCARD_CANOPY_ACTIONS = tuple(Action(Verb.DISCARD, place="canopy", slot=i) for i in range(SLOTS))
 FRACTIONS = tuple(Fraction(1, n) if n else None for n in range(len(DECK) + 1))
-
-
-def bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def clamp(value: int) -> int:
@@ -239,29 +147,18 @@ def clamp(value: int) -> int:
     return MIN_VALUE if value < MIN_VALUE else MAX_VALUE if value > MAX_VALUE else value
 
 
-def player_name(index: int) -> str:
-    """A player's name in notation: P1, P2, ..."""
-    return f"P{index + 1}"
-
-
 # --------------------------------------------------------------------------
 # The game
 
 
-class MightyTreesGame:
+class MightyTreesGame(core.GameBase):
     """The rules and options of one Mighty Trees Timber Party Game; makes states."""
 
     name = "mighty_trees"
 
     def __init__(self, players: int = 2, **options: Any):
-        core.check_player_count(players, range(2, 7), "Mighty Trees (rulebook, # of Players)")
-        core.check_options(options, OPTION_RULES)
-        merged = {**OPTION_DEFAULTS, **options}
-        if not 1 <= merged["max_turns"] <= MAX_TURNS_LIMIT:
-            raise ValueError(
-                f"option 'max_turns' must be from 1 to {MAX_TURNS_LIMIT} (so that every game ends), "
-                f"not {merged['max_turns']}"
-            )
+        merged = core.merge_options(OPTIONS, {"players": players, **options})
+        del merged["players"]
         self.num_players = players
         self.options = merged
         self.max_turns: int = merged["max_turns"]
@@ -278,20 +175,6 @@ class MightyTreesGame:
     def new_initial_state(self) -> MightyTreesState:
         """The state before the habitat is drawn."""
         return MightyTreesState._initial(self)
-
-    def state_from_json(self, text: str) -> MightyTreesState:
-        """Rebuild a saved state by replaying its history; core.SavedGameError if bad."""
-        return core.load_json(self, text)
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, MightyTreesGame)
-            and other.num_players == self.num_players
-            and other.options == self.options
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.num_players, tuple(sorted(self.options.items()))))
 
     def __repr__(self) -> str:
         return f"new_game(players={self.num_players}, **{self.options!r})"
@@ -341,7 +224,6 @@ class PlayerView:
 # States
 
 _FIELDS = (
-    "game",
     "habitat",
     "habitats_used",
     "captured",
@@ -359,15 +241,15 @@ _FIELDS = (
     "turn",
     "dealt",
     "winner",
-    "_trail",
-    "last_event",
 )
 
 
-class MightyTreesState:
-    """One immutable moment of a Mighty Trees game."""
+class MightyTreesState(core.FrozenState):
+    """One immutable moment of a Mighty Trees game (the machinery is :class:`treegames.core.FrozenState`)."""
 
-    __slots__ = _FIELDS + ("_legal", "_history", "_cond", "_picked")
+    __slots__ = _FIELDS + ("last_event", "_legal", "_cond", "_picked")
+    _FIELDS = _FIELDS
+    _RESET = {"_legal": None, "_picked": None}  # _cond is carried over: it checks its own validity
 
     game: MightyTreesGame
     habitat: int  # habitat id, -1 while none is drawn
@@ -387,76 +269,27 @@ class MightyTreesState:
     turn: int  # turns started so far
     dealt: int  # cards dealt during the deal
     winner: int  # the winner, or -1
-    _trail: tuple | None  # the history as a chain (earlier chain, last action), so apply is O(1)
-    last_event: str
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a MightyTreesState is immutable; apply an action to get a new state")
-
-    def _remember(self, name: str, value: object) -> None:
-        """Fill a private cache (legal actions, history, conditions): derived data, never the position."""
-        object.__setattr__(self, name, value)
+    last_event: str  # one sentence on what the last action did (written by apply; not part of equality)
 
     # ----------------------------------------------------------------- making
 
     @classmethod
     def _initial(cls, game: MightyTreesGame) -> MightyTreesState:
         """The state before the habitat is drawn."""
-        s = object.__new__(_Draft)
+        s = cls._blank(game)
         n = game.num_players
-        s.game, s.habitat, s.habitats_used, s.captured = game, -1, 0, (0,) * n
+        s.habitat, s.habitats_used, s.captured = -1, 0, (0,) * n
         s.trends = ()
         s.draw, s.litter, s.hands = tuple(bits(game.deck_mask)), 0, (0,) * n
         s.under = s.canopy_slots = (-1,) * (SLOTS * n)
         s.weather_items = ()
         s.phase, s.mover, s.sols, s.spent, s.turn, s.dealt, s.winner = Phase.HABITAT, -1, 0, 0, 0, 0, -1
-        s._trail, s.last_event, s._legal, s._history = (
-            None,
-            "A new game: the habitat card is drawn first.",
-            None,
-            (),
-        )
-        s._cond = s._picked = None
-        s.__class__ = MightyTreesState
-        return s
-
-    def _copy(self) -> MightyTreesState:
-        """A writable draft copy to build the next state in (frozen by apply before anyone sees it)."""
-        s = object.__new__(_Draft)
-        s.game, s.habitat, s.habitats_used, s.captured = (
-            self.game,
-            self.habitat,
-            self.habitats_used,
-            self.captured,
-        )
-        s.trends, s.draw, s.litter, s.hands = self.trends, self.draw, self.litter, self.hands
-        s.under, s.canopy_slots, s.weather_items = self.under, self.canopy_slots, self.weather_items
-        s.phase, s.mover, s.sols, s.spent, s.turn = self.phase, self.mover, self.sols, self.spent, self.turn
-        s.dealt, s.winner, s._trail, s.last_event = self.dealt, self.winner, self._trail, self.last_event
-        s._history = None
-        s._legal = None
-        s._cond = self._cond
-        s._picked = None
+        s.last_event = "A new game: the habitat card is drawn first."
+        s._legal = s._cond = s._picked = None
+        s.__class__ = cls
         return s
 
     # ----------------------------------------------------------------- protocol
-
-    @property
-    def history(self) -> tuple:
-        """Every action applied so far, chance outcomes included, oldest first."""
-        if self._history is None:
-            actions = []
-            trail = self._trail
-            while trail is not None:
-                trail, action = trail
-                actions.append(action)
-            self._remember("_history", tuple(reversed(actions)))
-        return self._history
-
-    @property
-    def num_players(self) -> int:
-        """The number of players."""
-        return self.game.num_players
 
     @property
     def current_player(self) -> int:
@@ -479,25 +312,6 @@ class MightyTreesState:
     def scores(self) -> tuple[int, ...]:
         """Habitats captured by each player."""
         return self.captured
-
-    def to_json(self) -> str:
-        """The saved game: name, options and history in notation."""
-        return core.save_json(self.game, self.history)
-
-    def _key(self) -> tuple:
-        """Everything that makes this state what it is."""
-        return (
-            self.game.num_players,
-            tuple(sorted(self.game.options.items())),
-            *(getattr(self, f) for f in _FIELDS[1:] if f != "_trail"),
-            self.history,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MightyTreesState) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         return f"<MightyTreesState turn {self.turn} {self.phase.value} history={len(self.history)}>"
@@ -1019,14 +833,24 @@ class MightyTreesState:
             return action.card in self.draw and action == DRAW_ACTIONS[action.card]
         return self._legal is not None and action in self._legal
 
-    def apply(self, action: Action) -> MightyTreesState:
-        """The next state; IllegalAction naming the rule if ``action`` is not allowed (self unchanged)."""
+    def apply(self, action: Action | str) -> MightyTreesState:
+        """The next state; IllegalAction naming the rule if ``action`` is not allowed (self unchanged).
+
+        ``action`` may be notation text, which is parsed first (NotationError if unreadable).
+        """
         if not self._is_known_legal(action):
+            if isinstance(action, str):
+                action = parse_action(action)
+                if self._is_known_legal(action):
+                    return self._apply(action)
             reason = self.why_not(action)
             if reason is not None:
                 raise IllegalAction(reason)
-        s = self._copy()
-        s._trail = (self._trail, action)
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> MightyTreesState:
+        """The next state after a legal ``action``."""
+        s = self._child(action)
         verb = action.verb
         if verb is Verb.DRAW:
             s._do_draw(action.card)
@@ -1255,7 +1079,7 @@ class MightyTreesState:
         dead = self._kill_unfit(list(range(self.game.num_players)), Targets.ALL)
         self.last_event = (
             f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
-            f"{trend.change:+d} for good. " + _deaths(dead)
+            f"{trend.change:+d} for good. " + words.deaths(dead)
         )
 
     def _disaster_sides(self, d: DisasterCard, chosen: int) -> list[int]:
@@ -1287,7 +1111,7 @@ class MightyTreesState:
             dead = self._strike(sides, d.targets, d.element.value, force)
             self.litter |= 1 << card
             how = f"{d.element.value} force {force}"
-        self.last_event = f"{who} unleashes {d.name} ({how}). " + _deaths(dead)
+        self.last_event = f"{who} unleashes {d.name} ({how}). " + words.deaths(dead)
 
     def _strike(self, sides: list[int], targets: Targets, kind: str, force: int) -> list[str]:
         """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; their names."""
@@ -1299,103 +1123,57 @@ class MightyTreesState:
         """The action written ``text`` in notation (as str(action) writes it); NotationError if unreadable."""
         return parse_action(text)
 
+    def actions_at(self, place: str) -> list[Action]:
+        """The legal actions that involve one place, for views turning a click into actions.
+
+        A place is a card name (the actions playing or discarding that card, or drawing
+        it at a chance node), ``"P2"`` (a player's side: attacks on it, disasters at
+        it, choosing P2 first) or ``"P2 understory 1"`` / ``"P2 canopy 1"`` (one slot:
+        growing or discarding the mover's tree there, or attacking the tree there).
+        NotationError if ``place`` names none of these.
+        """
+        core.check_notation(place, NotationError)
+        text = " ".join(place.split())
+        m = _PLACE.fullmatch(text)
+        if m:
+            player = int(m.group(1)) - 1
+            if not (m.group(1).isascii() and 0 <= player < self.num_players):
+                raise NotationError(f"{core.quote(place)}: there is no player {m.group(1)} in this game")
+            if m.group(2) is None:
+                return [a for a in self.legal_actions() if a.player == player and a.verb is not Verb.GROW]
+            where, slot = m.group(2).lower(), int(m.group(3)) - 1
+            if not (m.group(3).isascii() and 0 <= slot < SLOTS):
+                raise NotationError(f"{core.quote(place)}: slots are 1-{SLOTS}")
+            out = []
+            for a in self.legal_actions():
+                if player == self.mover and a.slot == slot and (
+                    (a.verb is Verb.GROW and where == "understory")
+                    or (a.verb is Verb.DISCARD and a.place == where)
+                ):
+                    out.append(a)
+                elif a.verb is Verb.PLANT and a.player == player and a.place == where and a.slot == slot:
+                    out.append(a)
+            return out
+        try:
+            card = card_by_name(text).id
+        except KeyError:
+            raise NotationError(
+                f"{core.quote(place)} is not a place: name a card, a player 'P<n>' or a slot "
+                f"'P<n> understory|canopy <1-{SLOTS}>'"
+            ) from None
+        return [a for a in self.legal_actions() if a.card == card and a.verb is not Verb.HABITAT]
+
     # ----------------------------------------------------------------- words
 
-    def describe(self, action: Action) -> str:
-        """Plain words for what ``action`` does, with its Sol cost."""
-        from .words import describe
-
-        return describe(self, action)
+    def describe(self, action: Action | str) -> str:
+        """Plain words for what ``action`` (or its notation) does, with its Sol cost."""
+        if isinstance(action, str):
+            action = parse_action(action)
+        return words.describe(self, action)
 
     def explain(self) -> str:
         """Plain words on what the rules say now, naming the rulebook section."""
-        from .words import explain
-
-        return explain(self)
+        return words.explain(self)
 
 
-def _deaths(dead: list[str]) -> str:
-    """'X and Y die.' or 'No tree dies.'"""
-    if not dead:
-        return "No tree dies."
-    if len(dead) == 1:
-        return f"{dead[0]} dies and goes to the litter."
-    return f"{', '.join(dead)} die and go to the litter."
-
-
-_PLANT = re.compile(r"plant (.+?)(?: attack p(\d+) (understory|canopy) (\d+))?", re.IGNORECASE)
-_DISASTER = re.compile(r"disaster (.+?)(?: at p(\d+))?", re.IGNORECASE)
-_SLOT = re.compile(r"(understory|canopy) (\d+)", re.IGNORECASE)
-USAGE = (
-    "actions read: 'plant <tree>' [attack P<n> understory <1-2>], 'grow <1-2>', 'discard <card>', "
-    "'discard understory|canopy <1-2>', 'cloud <card>', 'trend <card>', 'disaster <card>' [at P<n>], "
-    "'end', and chance outcomes 'habitat <name>', 'draw <card>', 'first P<n>'"
-)
-
-
-def _card(name: str, text: str) -> int:
-    """The id of the draw-pile card called ``name``; NotationError if there is none."""
-    try:
-        return card_by_name(name).id
-    except KeyError:
-        raise NotationError(f"{text!r}: there is no card called {name.strip()!r}") from None
-
-
-def _number(digits: str, text: str, most: int = 99) -> int:
-    """A 1-based number in notation (1 to ``most``, ASCII digits only) as a 0-based index."""
-    if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= most:
-        raise NotationError(f"{text!r}: {digits!r} is not a number from 1 to {most}")
-    return int(digits) - 1
-
-
-def parse_action(text: str) -> Action:
-    """The action written ``text`` in notation; NotationError (a ValueError) naming what is wrong."""
-    if not isinstance(text, str):
-        raise NotationError(f"notation is text, not {type(text).__name__}")
-    cleaned = " ".join(text.split())
-    verb, _, rest = cleaned.partition(" ")
-    verb = verb.lower()
-    if verb == "end" and not rest:
-        return END
-    if not rest:
-        raise NotationError(f"{text!r} is not an action; {USAGE}")
-    if verb == "habitat":
-        try:
-            return HABITAT_ACTIONS[habitat_by_name(rest).id]
-        except KeyError:
-            raise NotationError(f"{text!r}: there is no habitat card called {rest!r}") from None
-    if verb == "draw":
-        return DRAW_ACTIONS[_card(rest, text)]
-    if verb == "first":
-        if not rest.lower().startswith("p"):
-            raise NotationError(f"{text!r}: write the player as P<n>, e.g. 'first P1'")
-        return Action(Verb.FIRST, player=_number(rest[1:], text))
-    if verb == "grow":
-        return Action(Verb.GROW, slot=_number(rest, text, most=SLOTS))
-    if verb == "plant":
-        m = _PLANT.fullmatch(cleaned)
-        card = _card(m.group(1), text)
-        if m.group(2) is None:
-            return Action(Verb.PLANT, card)
-        return Action(
-            Verb.PLANT, card, _number(m.group(2), text), m.group(3).lower(), _number(m.group(4), text, most=SLOTS)
-        )
-    if verb == "discard":
-        m = _SLOT.fullmatch(rest)
-        if m:
-            return Action(Verb.DISCARD, place=m.group(1).lower(), slot=_number(m.group(2), text, most=SLOTS))
-        return Action(Verb.DISCARD, _card(rest, text), place="hand")
-    if verb in ("cloud", "trend"):
-        return Action(Verb(verb), _card(rest, text))
-    if verb == "disaster":
-        m = _DISASTER.fullmatch(cleaned)
-        card = _card(m.group(1), text)
-        return Action(Verb.DISASTER, card, -1 if m.group(2) is None else _number(m.group(2), text))
-    raise NotationError(f"{text!r}: unknown action {verb!r}; {USAGE}")
-
-
-class _Draft(MightyTreesState):
-    """A state under construction inside apply: writable until apply freezes it."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
+_PLACE = re.compile(r"p(\d+)(?: (understory|canopy) (\d+))?", re.IGNORECASE)

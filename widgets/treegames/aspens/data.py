@@ -1,4 +1,5 @@
-"""The Aspens board: 151 pointy-top hexes on seven tiles, and the water layouts of setups 2-7.
+"""The Aspens data: the players and the rulebook's numbers, the board (151 pointy-top hexes on seven
+tiles) and the water layouts of setups 2-7.
 
 Our interpretation (the rulebook's board diagrams are missing)
 --------------------------------------------------------------
@@ -29,6 +30,8 @@ from enum import Enum
 from functools import cache
 from typing import NamedTuple
 
+from ..core import quote
+
 __all__ = [
     "Hex",
     "Direction",
@@ -42,6 +45,11 @@ __all__ = [
     "distance",
     "hex_center",
     "hex_corners",
+    "PLAYER_NAMES",
+    "ASPEN",
+    "PINE",
+    "HOLD_LIMIT",
+    "GROW_START_TREES",
 ]
 
 RADIUS = 7
@@ -49,6 +57,16 @@ RADIUS = 7
 
 SETUPS = (2, 3, 4, 5, 6, 7)
 """The setups of "Variable Starting Setups"; 2 is the standard one."""
+
+PLAYER_NAMES = ("Aspen", "Pine")
+"""Player 0 plays the Aspen trees, player 1 the Pine trees."""
+ASPEN, PINE = 0, 1
+
+HOLD_LIMIT = 5
+"""A player may end the turn holding at most this many trees ("Important reminders")."""
+
+GROW_START_TREES = 4
+"""Trees each player adds to its seeded spaces in "2. Grow Your Starting Forests"."""
 
 
 class Hex(NamedTuple):
@@ -126,10 +144,10 @@ def parse_cell(text: str) -> Hex:
     """The hex named ``text`` (like 'D5'); ValueError if no such name can exist."""
     cleaned = text.strip().upper()
     if len(cleaned) < 2 or cleaned[0] not in ROW_LETTERS or not (cleaned[1:].isascii() and cleaned[1:].isdigit()):
-        raise ValueError(f"{text!r} is not a hex name: a row letter A-O and a column number 1-15, like 'H8'")
+        raise ValueError(f"{quote(text, 24)} is not a hex name: a row letter A-O and a column number 1-15, like 'H8'")
     column = int(cleaned[1:])
     if not 1 <= column <= 2 * RADIUS + 1:
-        raise ValueError(f"{text!r}: the column number must be 1-15")
+        raise ValueError(f"{quote(text, 24)}: the column number must be 1-15")
     return Hex(column - RADIUS - 1, ROW_LETTERS.index(cleaned[0]) - RADIUS)
 
 

@@ -1,4 +1,8 @@
-"""The Bosk park board: terrain squares, trail intersections, regions and wind geometry.
+"""The Bosk data: the rulebook's components and numbers, and the park board (terrain squares,
+trail intersections, regions and wind geometry), loaded from ``boards/*.txt``.
+
+Every number the rules use lives here, so a newcomer can find each rule by its
+rulebook name.
 
 Coordinates (our naming, used in all notation)
 ----------------------------------------------
@@ -26,7 +30,66 @@ from __future__ import annotations
 from enum import StrEnum
 from importlib import resources
 
-__all__ = ["Direction", "Park", "load_park", "park_for_players", "square_name", "intersection_name"]
+__all__ = [
+    "Direction",
+    "DIRECTIONS",
+    "Park",
+    "load_park",
+    "park_for_players",
+    "square_name",
+    "intersection_name",
+    "parse_coordinates",
+    "PLAYER_NAMES",
+    "TREE_VALUES",
+    "SQUIRREL",
+    "LEAF_TILES",
+    "LEAVES_PER_PLAYER",
+    "ROUNDS",
+    "WIND_SPOT_TREE_VALUE",
+    "WIND_PATTERNS",
+    "tile_name",
+]
+
+# --------------------------------------------------------------------------
+# Components and numbers (Setup, Autumn)
+
+PLAYER_NAMES: tuple[str, ...] = ("Maple", "Oak", "Birch", "Ginkgo")
+"""A species per seat (Setup 1: each player chooses a species of tree)."""
+
+TREE_VALUES: tuple[int, ...] = (1, 1, 2, 2, 3, 3, 4, 4)
+"""Setup 1.3: each player's 8 trees, two of each value 1-4."""
+
+SQUIRREL = 0
+"""The squirrel leaf tile's identity in actions (its turn-order value is an option)."""
+
+LEAF_TILES: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, SQUIRREL)
+"""Setup 1.1: each player's 8 leaf tiles, 2 through 8 and the squirrel."""
+
+LEAVES_PER_PLAYER = 36
+"""Setup 1.2: each player's leaf tokens."""
+
+ROUNDS = 8
+"""Autumn: one round per wind board spot."""
+
+WIND_SPOT_TREE_VALUE: tuple[int, ...] = (1, 2, 3, 4, 0, 0, 0, 0)
+"""Falling Leaves 1a: the tree value each wind spot requires (0 = any remaining tree, the '*' spots)."""
+
+WIND_PATTERNS: dict[str, tuple[int, ...]] = {
+    # Our interpretation: the arrow on each wind board spot, as clockwise quarter
+    # turns from the first wind direction.
+    "clockwise": (0, 1, 2, 3, 0, 1, 2, 3),
+    "crosswise": (0, 2, 1, 3, 0, 2, 1, 3),
+}
+"""The wind board arrows: spot k blows (first direction turned clockwise by pattern[k-1] quarter turns)."""
+
+
+def tile_name(tile: int) -> str:
+    """Notation for a leaf tile: '6' or 'squirrel'."""
+    return "squirrel" if tile == SQUIRREL else str(tile)
+
+
+# --------------------------------------------------------------------------
+# The park board
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -76,7 +139,7 @@ def intersection_name(row: int, col: int) -> str:
 def parse_coordinates(text: str) -> tuple[int, int]:
     """The 0-based (row, col) of a name such as 'C4' or 'c4' (either case); ValueError if malformed."""
     text = text.strip()
-    if len(text) < 2 or not text[0].isalpha() or not (text[1:].isascii() and text[1:].isdigit()):
+    if len(text) < 2 or not (text.isascii() and text[0].isalpha() and text[1:].isdigit()):
         raise ValueError(f"{text!r} is not a board coordinate (a column letter then a row number, e.g. C4)")
     return int(text[1:]) - 1, LETTERS.index(text[0].upper())
 

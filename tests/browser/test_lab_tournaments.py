@@ -1,0 +1,190 @@
+"""The strategy lab in a real Voila page, driven in Chromium: a tournament runs with its progress bar moving,
+ends with the table and charts drawn, and Cancel stops the kernel's worker processes."""
+
+from __future__ import annotations
+
+import time
+
+import psutil
+import pytest
+
+import harness
+from treegames.ui import palette
+
+PATH = "lab/tournaments.ipynb"
+LESSON = "lab/first-player-advantage.ipynb"
+
+PROGRESS_JS = """
+() => {
+  const bar = document.querySelector('.treegames-lab .treegames-lab-progress .progress-bar');
+  return bar ? parseFloat(bar.style.width || '0') : -1;
+}
+"""
+
+STATUS_JS = "() => (document.querySelector('.treegames-lab .treegames-lab-status') || {}).innerText || ''"
+
+COUNT_COLOUR_JS = """
+([selector, rgb, tolerance]) => {
+  const c = document.querySelector(selector);
+  if (!c) return -1;
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (Math.abs(data[i] - rgb[0]) <= tolerance && Math.abs(data[i+1] - rgb[1]) <= tolerance
+        && Math.abs(data[i+2] - rgb[2]) <= tolerance) n++;
+  }
+  return n;
+}
+"""
+
+
+def colour_count(page, selector: str, colour: str, tolerance: int = 20) -> int:
+    """Pixels of the canvas matched by ``selector`` close to ``colour``."""
+    return page.evaluate(COUNT_COLOUR_JS, [selector, list(palette.hex_to_rgb(colour)), tolerance])
+
+
+def choose(page, label: str, value: str) -> None:
+    """Pick ``value`` in the lab's dropdown labelled ``label``."""
+    select = page.locator(f".treegames-lab .widget-dropdown:has(label:text-is('{label}')) select").first
+    select.select_option(label=value)
+
+
+def workers_of(server) -> list[psutil.Process]:
+    """Tournament worker processes under the server's kernels."""
+    found = []
+    for child in server.children():
+        try:
+            if "treegames.lab.worker" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:
+            pass
+    return found
+
+
+def whole_page_screenshot(page, name: str) -> None:
+    """Screenshot the whole page: Voila scrolls inside the page, so grow the viewport to fit first."""
+    size = page.viewport_size
+    tall = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))")
+    page.set_viewport_size({"width": size["width"], "height": min(int(tall) + 40, 16_000)})
+    page.wait_for_timeout(400)
+    harness.screenshot(page, name)
+    page.set_viewport_size(size)
+
+
+def wait_status(page, text: str, timeout: float = 90) -> str:
+    """Wait until the lab's status line contains ``text``."""
+    deadline = time.monotonic() + timeout
+    status = ""
+    while time.monotonic() < deadline:
+        status = page.evaluate(STATUS_JS)
+        if text in status:
+            return status
+        page.wait_for_timeout(100)
+    raise AssertionError(f"status never said {text!r}; last: {status!r}")
+
+
+@pytest.fixture(scope="module")
+def lab_page(browser, voila):
+    """The tournaments dashboard, loaded once for this module's tests (in order)."""
+    with harness.loaded_dashboard(browser, voila, PATH) as (page, _first, errors):
+        page.wait_for_selector(".treegames-lab .treegames-lab-results table", timeout=60_000)
+        yield page, errors
+
+
+def test_the_page_opens_with_a_first_small_tournament_drawn(lab_page):
+    page, errors = lab_page
+    body = page.inner_text("body")
+    assert "The strategy lab: bot tournaments" in body
+    assert "20 of 20 games" in page.evaluate(STATUS_JS)
+    assert colour_count(page, "canvas.treegames-lab-shares", palette.BLUISH_GREEN) > 300, "win bars drawn"
+    assert errors == []
+
+
+def test_a_tournament_runs_with_its_progress_bar_moving_and_ends_with_the_table(lab_page, voila):
+    page, errors = lab_page
+    choose(page, "Aspen", "random")
+    choose(page, "Pine", "random")
+    choose(page, "Games", "2000")
+    before = colour_count(page, "canvas.treegames-lab-shares", palette.SKY_BLUE)
+    page.get_by_role("button", name="Run").click()
+    wait_status(page, "of 2000 games", timeout=30)
+    seen = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        seen.append(page.evaluate(PROGRESS_JS))
+        if "finished" in page.evaluate(STATUS_JS):
+            break
+        page.wait_for_timeout(60)
+    status = wait_status(page, "finished")
+    assert "2000 of 2000 games" in status and "2 worker processes" in status
+    middle = [v for v in seen if 0 < v < 100]
+    assert len(set(middle)) >= 2, f"the bar moved through several values on the way: {sorted(set(seen))}"
+    assert seen == sorted(seen), "the bar only moves forward"
+    page.wait_for_function(f"() => ({PROGRESS_JS})() >= 99.9")
+    table = page.inner_text(".treegames-lab .treegames-lab-results")
+    assert "first mover" in table and "2000" in table
+    harness.wait_until_stable(page, 0)
+    assert colour_count(page, "canvas.treegames-lab-shares", palette.SKY_BLUE) != before, "chart redrawn (ties bars)"
+    assert colour_count(page, "canvas.treegames-lab-margins", palette.BLUISH_GREEN) > 200, "margin histogram drawn"
+    assert page.locator(".treegames-lab a.treegames-download").count() == 2, "CSV links offered"
+    assert workers_of(voila) == [], "the workers exited when the tournament ended"
+    whole_page_screenshot(page, "lab-tournament-finished")
+    assert errors == []
+
+
+def test_cancel_stops_the_workers_and_keeps_partial_results(lab_page, voila):
+    page, errors = lab_page
+    choose(page, "Aspen", "greedy")
+    choose(page, "Games", "10000")
+    page.get_by_role("button", name="Run").click()
+    wait_status(page, "of 10000 games", timeout=30)
+    deadline = time.monotonic() + 60
+    while not workers_of(voila) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert len(workers_of(voila)) == 2, "two worker processes are playing"
+    page.wait_for_function("() => { const b = document.querySelector('.treegames-lab .treegames-lab-progress "
+                           ".progress-bar'); return b && parseFloat(b.style.width) > 0; }", timeout=60_000)
+    page.get_by_role("button", name="Cancel").click()
+    status = wait_status(page, "cancelled", timeout=30)
+    done = int(status.split(" of ")[0])
+    assert 0 < done < 10_000
+    assert workers_of(voila) == [], "no worker process is left after Cancel"
+    assert f"{done}" in page.inner_text(".treegames-lab .treegames-lab-results")
+    whole_page_screenshot(page, "lab-tournament-cancelled")
+    assert errors == []
+
+
+def test_saved_game_of_a_row_is_offered_as_a_file(lab_page):
+    page, _errors = lab_page
+    page.get_by_role("button", name="Saved game").click()
+    link = page.locator(".treegames-lab a.treegames-download[href^='data:application/json']")
+    link.wait_for(timeout=30_000)
+    assert link.get_attribute("download").endswith("game1.json")
+
+
+@pytest.mark.parametrize(("path", "ready", "name"), [
+    (PATH, ".treegames-lab .treegames-lab-results table", "lab-tournament-phone"),
+    (LESSON, "canvas.treegames-lab-binomial", "lab-lesson-phone"),
+])
+def test_phone_width_fits(browser, voila, path, ready, name):
+    with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, _s, errors):
+        page.wait_for_selector(ready, timeout=60_000)
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= 440, f"the page scrolls sideways on a phone: {wide}px"
+        whole_page_screenshot(page, name)
+        assert errors == []
+
+
+def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
+    with harness.loaded_dashboard(browser, voila, LESSON) as (page, _first, errors):
+        assert "Is moving first an advantage?" in page.inner_text("body")
+        page.wait_for_selector("canvas.treegames-lab-ladder", timeout=60_000)
+        assert colour_count(page, "canvas.treegames-lab-ladder", palette.ORANGE) > 20, "two rungs drawn"
+        page.get_by_role("button", name="Play 1000 games").click()
+        page.wait_for_function("() => document.body.innerText.includes('1000 games played')", timeout=120_000)
+        assert "1000 games:" in page.inner_text("body"), "the third rung's row in the tests table"
+        page.get_by_role("button", name="Show answer").first.click()
+        page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')")
+        assert "Hide answer" in page.inner_text(".treegames-answer >> nth=0")
+        whole_page_screenshot(page, "lab-first-player-lesson")
+        assert errors == []

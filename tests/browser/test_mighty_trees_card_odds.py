@@ -1,0 +1,85 @@
+"""The Mighty Trees card-odds lesson in a real Voila page, driven in Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+import harness
+from treegames.ui import palette
+
+PATH = "mighty_trees/card-odds.ipynb"
+
+pytestmark = pytest.mark.browser
+
+COUNT_COLOUR_IN_JS = """
+([selector, rgb, tolerance]) => {
+  const c = document.querySelector(selector);
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (Math.abs(data[i] - rgb[0]) <= tolerance && Math.abs(data[i+1] - rgb[1]) <= tolerance
+        && Math.abs(data[i+2] - rgb[2]) <= tolerance) n++;
+  }
+  return n;
+}
+"""
+
+SIMULATOR = ".treegames-mt-simulator canvas"
+
+
+def save_whole_page(page, name: str, width: int) -> None:
+    """Screenshot the whole lesson: Voila scrolls inside the page, so grow the viewport to fit it first."""
+    tall = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))")
+    page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 16_000)})
+    page.wait_for_timeout(500)
+    harness.screenshot(page, name)
+
+
+def red_pixels(page) -> int:
+    """Pixels of the simulated-bar colour on the simulator's canvas."""
+    return page.evaluate(COUNT_COLOUR_IN_JS, [SIMULATOR, list(palette.hex_to_rgb(palette.VERMILLION)), 20])
+
+
+def test_lesson_draws_every_chart_and_the_simulator_moves(voila, browser):
+    with harness.loaded_dashboard(browser, voila, PATH) as (page, first, errors):
+        assert first["inked"] > 20000  # the card table
+        count = first["count"]
+        assert count >= 4  # table, simulator, disaster curve, reshuffle curve
+        for index in range(count):
+            harness.wait_for_drawing(page, index=index, min_inked=3000)
+        page.wait_for_selector(SIMULATOR)
+        before = red_pixels(page)
+        assert before > 0  # 200 Regroups were simulated when the page ran
+        page.get_by_role("button", name="Reset").click()
+        page.wait_for_function(
+            f"() => {{ const c = document.querySelector('{SIMULATOR}'); return c !== null; }}")
+        deadline = 50
+        while red_pixels(page) > 0 and deadline:
+            page.wait_for_timeout(100)
+            deadline -= 1
+        assert red_pixels(page) == 0
+        page.get_by_role("button", name="Draw 1000×").click()
+        deadline = 100
+        while red_pixels(page) < before / 2 and deadline:
+            page.wait_for_timeout(100)
+            deadline -= 1
+        assert red_pixels(page) > before / 2
+        assert "Simulated Regroups: 1000" in page.inner_text(".treegames-mt-simulator")
+        answers = page.locator(".treegames-answer")
+        assert answers.count() == 4
+        assert not answers.first.locator(".widget-html").is_visible()
+        answers.first.get_by_role("button").click()
+        page.wait_for_timeout(300)
+        assert answers.first.locator(".widget-html").is_visible()
+        assert "D/N" in answers.first.inner_text()
+        save_whole_page(page, "mighty-trees-card-odds", harness.VIEWPORT["width"])
+        assert "Traceback" not in page.content()
+        assert not errors
+
+
+def test_lesson_fits_a_phone(voila, browser):
+    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 860}) as (page, _, errors):
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= 420
+        save_whole_page(page, "mighty-trees-card-odds-phone", 420)
+        assert not errors

@@ -1,0 +1,41 @@
+"""The strategy lab: bot tournaments with confidence intervals, for all three games (no UI imports).
+
+* :mod:`.stats` -- Wilson intervals, the exact binomial test and its normal approximation;
+* :mod:`.tournament` -- what a tournament plays (:class:`TournamentSpec`) and one seeded game
+  (:func:`play_game`, :func:`saved_game`);
+* :mod:`.runner` -- :class:`TournamentRun`: in the background, with progress, cancel and
+  worker processes;
+* :mod:`.results` -- :class:`Results`: win/tie/loss per bot, per seat and for the first mover,
+  score margins, game lengths, the paired comparison, CSV export.
+
+Example::
+
+    from treegames.lab import TournamentSpec, run_tournament
+    results = run_tournament(TournamentSpec("aspens", ("greedy", "random"), games=100, seed=1))
+    results.by_bot["greedy"].win.text()      # '99.0% (94.6-99.8)'
+"""
+
+from .results import Paired, Results, Tally, records_csv, summary_csv
+from .runner import MAX_WORKERS, PROCESS_THRESHOLD, RunState, TournamentRun, default_workers, run_tournament
+from .stats import Share, binomial_pmf, binomial_test, normal_test, share, sign_test, wilson_interval
+from .tournament import (
+    MAX_GAMES,
+    GameRecord,
+    Outcome,
+    SpecError,
+    TournamentSpec,
+    bot_names,
+    game_types,
+    play_game,
+    play_games,
+    saved_game,
+    seat_names,
+)
+
+__all__ = [
+    "Paired", "Results", "Tally", "records_csv", "summary_csv",
+    "MAX_WORKERS", "PROCESS_THRESHOLD", "RunState", "TournamentRun", "default_workers", "run_tournament",
+    "Share", "binomial_pmf", "binomial_test", "normal_test", "share", "sign_test", "wilson_interval",
+    "MAX_GAMES", "GameRecord", "Outcome", "SpecError", "TournamentSpec", "bot_names", "game_types",
+    "play_game", "play_games", "saved_game", "seat_names",
+]

@@ -1,0 +1,355 @@
+"""The majority-scoring lesson: a what-if table, exercises with hidden answers, and the tie-case experiment.
+
+The places and points always come from ``bosk.scoring.majority`` -- the very
+function the engine scores summer and winter with.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import ipywidgets as widgets
+
+from ... import bosk, core
+from ...bosk.scoring import (
+    CASE_ORDER,
+    SUMMER_POINTS,
+    WINTER_POINTS,
+    MajorityPoints,
+    TieCase,
+    case_counts,
+    classify,
+    every_case,
+    exact_case_odds,
+    majority,
+)
+from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
+
+SEASONS = {"Summer (a trail)": SUMMER_POINTS, "Winter (a region)": WINTER_POINTS}
+"""The two majority tables, by the name the lesson shows."""
+
+UNITS = {SUMMER_POINTS: "total tree value on the trail", WINTER_POINTS: "squares controlled in the region"}
+
+
+def result_html(values: Sequence[int], table: MajorityPoints, names: Sequence[str]) -> str:
+    """Places and points for one trail or region, as an HTML table plus the rule's sentence."""
+    result = majority(values, table)
+    rows = []
+    for p, name in enumerate(names):
+        rows.append(f"<tr><td><span style='color:{PLAYER_COLOURS[p]}'>{PLAYER_SYMBOLS[p]}</span> {html.escape(name)}"
+                    f"</td><td align=right>{result.values[p]}</td><td>{result.place_label(p) or 'not there'}</td>"
+                    f"<td align=right><b>{result.points[p]}</b></td></tr>")
+    return (f"<table style='border-collapse:collapse;font-size:14px' cellpadding=4>"
+            f"<tr style='border-bottom:1px solid #999'><th align=left>Player</th><th>Total</th><th>Place</th>"
+            f"<th>Points</th></tr>{''.join(rows)}</table>"
+            f"<p style='font-size:14px'><b>Case: {result.case.value}.</b> {html.escape(result.explain(names))}</p>")
+
+
+def points_table_html() -> str:
+    """The two seasons' points side by side, case by case (read from the engine's tables)."""
+    s, w = SUMMER_POINTS, WINTER_POINTS
+    rows = [
+        ("one player first, one player second", f"{s.first} and {s.second}", f"{w.first} and {w.second}"),
+        ("one first, two or more tied for second", f"{s.first}, and {s.tied_second} each",
+         f"{w.first}, and {w.tied_second} each"),
+        ("one player alone, nobody second", f"{s.alone}", f"{w.alone}"),
+        ("two or more tied for first (no second place)", f"{s.tied_first} each", f"{w.tied_first} each"),
+    ]
+    body = "".join(f"<tr><td>{a}</td><td align=center>{b}</td><td align=center>{c}</td></tr>" for a, b, c in rows)
+    return ("<table style='border-collapse:collapse;font-size:14px' cellpadding=4 border=1>"
+            "<tr><th>case</th><th>summer (a trail)<br><small>Summer Scoring 1-4</small></th>"
+            f"<th>winter (a region)<br><small>IV. Winter 2-5</small></th></tr>{body}</table>")
+
+
+def cases_table_html(players: int) -> str:
+    """One example of every case for a player count, scored by summer and by winter."""
+    names = bosk.PLAYER_NAMES[:players]
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    rows = []
+    for case, values in every_case(players):
+        s, w = majority(values, SUMMER_POINTS), majority(values, WINTER_POINTS)
+        rows.append(f"<tr><td><b>{case.value}</b><br><small>{s.clause} · {w.clause}</small></td>"
+                    + "".join(f"<td align=center>{v}<br><small>{s.points[p]} / {w.points[p]}</small></td>"
+                              for p, v in enumerate(values)) + "</tr>")
+    return (f"<table style='border-collapse:collapse;font-size:13px' cellpadding=4 border=1>"
+            f"<tr><th>Case</th>{head}</tr>{''.join(rows)}</table>"
+            "<small>Each cell: the player's total, then summer points / winter points.</small>")
+
+
+class WhatIf(widgets.VBox):
+    """Pick the season and the player count, slide each player's total, and watch places and points."""
+
+    def __init__(self, players: int = 3, season: str = "Summer (a trail)", values: Sequence[int] | None = None):
+        self.season = widgets.ToggleButtons(options=list(SEASONS), value=season, description="Scoring:",
+                                            style={"button_width": "140px"})
+        self.players = widgets.ToggleButtons(options=[2, 3, 4], value=players, description="Players:",
+                                             style={"button_width": "48px"})
+        self.sliders = [widgets.IntSlider(value=0, min=0, max=20, description=name,
+                                          layout=widgets.Layout(width="330px"), continuous_update=True)
+                        for name in bosk.PLAYER_NAMES]
+        self.examples = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.result = widgets.HTML()
+        self.unit = widgets.HTML()
+        for w in (self.season, self.players, *self.sliders):
+            w.observe(self._changed, names="value")
+        self.players.observe(self._players_changed, names="value")
+        super().__init__([self.season, self.players, self.unit, *self.sliders, widgets.HTML("<b>Try every case:</b>"),
+                          self.examples, self.result])
+        self.add_class("bosk-what-if")
+        self._players_changed(None)
+        self.set_values(values if values is not None else (7, 4, 4, 2)[:players])
+
+    @property
+    def table(self) -> MajorityPoints:
+        """The points table of the chosen season."""
+        return SEASONS[self.season.value]
+
+    def values(self) -> tuple[int, ...]:
+        """The totals on the sliders of the players in play."""
+        return tuple(s.value for s in self.sliders[: self.players.value])
+
+    def set_values(self, values: Sequence[int]) -> None:
+        """Put totals on the sliders (one per player in play) and show the result."""
+        self._quiet = True
+        try:
+            for slider, v in zip(self.sliders, values, strict=False):
+                slider.value = max(slider.min, min(slider.max, int(v)))
+        finally:
+            self._quiet = False
+        self._changed(None)
+
+    def _players_changed(self, _change) -> None:
+        """Show as many sliders as players, and the example buttons for that count."""
+        n = self.players.value
+        for i, slider in enumerate(self.sliders):
+            slider.layout.display = "" if i < n else "none"
+        buttons = []
+        for case, values in every_case(n):
+            b = widgets.Button(description=case.value, layout=widgets.Layout(width="auto"),
+                               tooltip=f"Set the totals to {values}")
+            b.on_click(lambda _b, v=values: self.set_values(v))
+            buttons.append(b)
+        self.examples.children = buttons
+
+    def _changed(self, _change) -> None:
+        """Recompute places and points with the engine's function."""
+        if getattr(self, "_quiet", False):
+            return
+        self.unit.value = f"<i>Each slider: that player's {UNITS[self.table]} (0 = not there).</i>"
+        names = bosk.PLAYER_NAMES[: self.players.value]
+        self.result.value = result_html(self.values(), self.table, names)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """A question, its answer (computed), and the rulebook clause it practises."""
+
+    question: str
+    answer: str
+
+
+def pts(values: Sequence[int], table: MajorityPoints) -> tuple[int, ...]:
+    """Shorthand for the engine's points of one trail or region."""
+    return majority(values, table).points
+
+
+def exercises() -> list[Exercise]:
+    """The lesson's exercises; every number in an answer is computed by the scoring function."""
+    s_second, s_tied = pts((5, 3), SUMMER_POINTS)[1], pts((4, 4), SUMMER_POINTS)[0]
+    w_second, w_tied = pts((5, 3), WINTER_POINTS)[1], pts((4, 4), WINTER_POINTS)[0]
+    s_alone, s_clear = pts((4, 0, 0), SUMMER_POINTS)[0], pts((5, 3, 0), SUMMER_POINTS)
+    w_alone, w_clear = pts((4, 0, 0), WINTER_POINTS)[0], pts((5, 3, 0), WINTER_POINTS)
+    three_way = pts((3, 3, 3), WINTER_POINTS)
+    tie2 = pts((6, 2, 2), SUMMER_POINTS), pts((6, 2, 2), WINTER_POINTS)
+    join = pts((6, 6, 2), SUMMER_POINTS), pts((6, 2, 2), SUMMER_POINTS)
+    return [
+        Exercise(
+            "Is it ever better to be alone in second place than tied for first?",
+            f"Never. In summer both earn the same: alone in second {s_second}, tied for first {s_tied}. In winter "
+            f"tying for first is better: {w_tied} against {w_second}. (Summer Scoring 1 and 4; Winter 2 and 5.)"),
+        Exercise(
+            "Maple is alone on a trail with a value-1 tree. Oak adds a value-1 tree there. What happens to "
+            "Maple's summer points on that trail?",
+            f"Alone Maple had {s_alone} (Summer Scoring 3). With Oak tied at 1 both tie for first and earn "
+            f"{pts((1, 1), SUMMER_POINTS)[0]} each: Maple loses {s_alone - pts((1, 1), SUMMER_POINTS)[0]}. A cheap tree "
+            f"can spoil a lone leader's trail."),
+        Exercise(
+            "Being alone in a region is worth how much more than leading it with someone in second?",
+            f"Alone: {w_alone}; leading with a second: {w_clear[0]} (and the second gets {w_clear[1]}). So being alone "
+            f"is worth {w_alone - w_clear[0]} more to you, and denies the rival {w_clear[1]}. In summer: "
+            f"{s_alone} against {s_clear[0]}."),
+        Exercise(
+            "Three players each control 3 squares of the Lake. Who scores what in winter?",
+            f"All three tie for first: {three_way[0]} each, {sum(three_way)} points in all, and nobody is second "
+            f"(IV. Winter 5)."),
+        Exercise(
+            "Oak and Birch tie for second on a trail behind Maple. What does each earn, in summer and in winter?",
+            f"Summer: Maple {tie2[0][0]}, Oak and Birch {tie2[0][1]} each (Summer Scoring 2). Winter: Maple "
+            f"{tie2[1][0]}, Oak and Birch {tie2[1][1]} each (IV. Winter 3)."),
+        Exercise(
+            "On a trail Maple has 6, Oak 2 and Birch 2. Should Oak add 4 more value to tie Maple?",
+            f"Now Oak earns {join[1][1]} (a tie for second). Tying Maple at 6 makes Oak and Maple tie for first with "
+            f"{join[0][1]} each, and Birch {join[0][2]}: Oak gains {join[0][1] - join[1][1]} and Maple loses "
+            f"{join[1][0] - join[0][0]}."),
+    ]
+
+
+class Exercises(widgets.VBox):
+    """Each exercise with a button that shows (and hides) its answer."""
+
+    def __init__(self, items: Sequence[Exercise] | None = None):
+        self.items = list(items or exercises())
+        self.buttons: list[widgets.ToggleButton] = []
+        self.answers: list[widgets.HTML] = []
+        children = []
+        for i, ex in enumerate(self.items, start=1):
+            button = widgets.ToggleButton(description="Show answer", icon="eye", layout=widgets.Layout(width="150px"))
+            answer = widgets.HTML(layout=widgets.Layout(display="none"))
+            answer.value = f"<div style='background:#EEF6EE;padding:4px 8px;font-size:14px'>{html.escape(ex.answer)}</div>"
+            button.observe(lambda change, a=answer, b=button: self._toggle(change, a, b), names="value")
+            self.buttons.append(button)
+            self.answers.append(answer)
+            children += [widgets.HTML(f"<p style='font-size:14px;margin:8px 0 2px'><b>{i}.</b> "
+                                      f"{html.escape(ex.question)}</p>"), button, answer]
+        super().__init__(children)
+        self.add_class("bosk-exercises")
+
+    @staticmethod
+    def _toggle(change, answer: widgets.HTML, button: widgets.ToggleButton) -> None:
+        """Show or hide one answer."""
+        answer.layout.display = "" if change["new"] else "none"
+        button.description = "Hide answer" if change["new"] else "Show answer"
+
+
+# ----------------------------------------------------------------------------------------- experiment
+
+
+@dataclass
+class CaseTally:
+    """How often each case happened on summer trails and winter regions over some games."""
+
+    players: int
+    bots: str
+    games: int = 0
+    summer: Counter = field(default_factory=Counter)
+    winter: Counter = field(default_factory=Counter)
+
+
+def make_bots(kind: str, players: int, seed: int) -> list:
+    """The bots of one experiment game, seeded."""
+    if kind == "greedy":
+        return [bosk.GreedyBot(random.Random(seed * 10 + p)) for p in range(players)]
+    if kind == "mixed":  # one greedy bot, in a seat that rotates with the seed, among random bots
+        bots = [core.RandomBot(random.Random(seed * 10 + p)) for p in range(players)]
+        bots[seed % players] = bosk.GreedyBot(random.Random(seed))
+        return bots
+    return [core.RandomBot(random.Random(seed * 10 + p)) for p in range(players)]
+
+
+def tally_game(tally: CaseTally, seed: int) -> None:
+    """Play one seeded game and count the case of every trail at summer and every region at winter."""
+    game = bosk.new_game(tally.players)
+    rng = random.Random(seed)
+    bots = make_bots(tally.bots, tally.players, seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.phase is bosk.Phase.SUMMER:
+            tally.summer.update(case_counts(row.totals for row in bosk.summer_table(state)))
+        if state.phase is bosk.Phase.WINTER:
+            tally.winter.update(case_counts(row.totals for row in bosk.winter_table(state)))
+        state = core.step(state, bots, rng)
+    tally.games += 1
+
+
+def run_experiment(players: int, games: int, bots: str = "random", seed: int = 0,
+                   progress: Callable[[int], None] | None = None) -> CaseTally:
+    """Tally the tie cases over ``games`` seeded games (seeds seed .. seed+games-1)."""
+    tally = CaseTally(players, bots)
+    for k in range(games):
+        tally_game(tally, seed + k)
+        if progress is not None:
+            progress(k + 1)
+    return tally
+
+
+def share_html(counts: Counter, exact: dict | None = None) -> str:
+    """Per case: count, share with a 95% margin, and (if given) the exact model chance."""
+    total = sum(counts.values())
+    rows = []
+    for case in CASE_ORDER:
+        k = counts.get(case, 0)
+        p = k / total if total else 0.0
+        margin = 1.96 * math.sqrt(p * (1 - p) / total) if total else 0.0
+        exact_cell = f"<td align=right>{float(exact[case]):.1%}</td>" if exact is not None else ""
+        rows.append(f"<tr><td>{case.value}</td><td align=right>{k}</td><td align=right>{p:.1%} ± {margin:.1%}</td>"
+                    f"{exact_cell}</tr>")
+    head = "<th>exact (model)</th>" if exact is not None else ""
+    return (f"<table style='border-collapse:collapse;font-size:13px' cellpadding=3>"
+            f"<tr style='border-bottom:1px solid #999'><th align=left>case</th><th>count</th><th>share</th>{head}</tr>"
+            f"{''.join(rows)}</table>")
+
+
+def model_counts(players: int, values: Sequence[int], samples: int, rng: random.Random) -> Counter:
+    """Sampled cases when each player's total is drawn uniformly from ``values`` (the exact model's simulation)."""
+    return Counter(classify([rng.choice(values) for _ in range(players)])[0] for _ in range(samples))
+
+
+class Experiment(widgets.VBox):
+    """Run many games and count how often each tie case really happens; compare with an exact model."""
+
+    def __init__(self, players: int = 3, games: int = 100, bots: str = "random"):
+        self.players = widgets.ToggleButtons(options=[2, 3, 4], value=players, description="Players:",
+                                             style={"button_width": "48px"})
+        self.bots = widgets.ToggleButtons(options=[("random bots", "random"), ("1 greedy + random", "mixed")],
+                                          value=bots, description="Played by:", style={"button_width": "130px"})
+        self.games = widgets.BoundedIntText(value=games, min=10, max=2000, step=10, description="Games:",
+                                            layout=widgets.Layout(width="200px"))
+        self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
+        self.run_button.on_click(lambda _: self.run())
+        self.progress = widgets.IntProgress(value=0, min=0, max=games, description="Played:",
+                                            layout=widgets.Layout(width="330px"))
+        self.summer = widgets.HTML()
+        self.winter = widgets.HTML()
+        self.model = widgets.HTML()
+        self.tally: CaseTally | None = None
+        super().__init__([self.players, self.bots, widgets.HBox([self.games, self.run_button]), self.progress,
+                          widgets.HTML("<h4>Summer: every trail when summer is scored</h4>"), self.summer,
+                          widgets.HTML("<h4>Winter: every region when winter is scored</h4>"), self.winter,
+                          self.model])
+        self.add_class("bosk-experiment")
+
+    def run(self) -> CaseTally:
+        """Play the games (showing progress) and show the counts."""
+        n = self.games.value
+        self.run_button.disabled = True
+        self.progress.max, self.progress.value = n, 0
+        try:
+            every = max(1, n // 20)
+            self.tally = run_experiment(self.players.value, n, self.bots.value,
+                                        progress=lambda k: setattr(self.progress, "value", k) if k % every == 0
+                                        or k == n else None)
+        finally:
+            self.run_button.disabled = False
+        self.summer.value = share_html(self.tally.summer)
+        self.winter.value = share_html(self.tally.winter)
+        players = self.players.value
+        exact = exact_case_odds(players, range(0, 5))
+        sampled = model_counts(players, range(0, 5), 20 * n, random.Random(n))
+        self.model.value = (
+            "<h4>An exact model to compare with</h4><p style='font-size:13px'>If every player's total were drawn "
+            "at random from 0, 1, 2, 3, 4 (all equally likely, independently), the chance of each case can be "
+            f"counted exactly over all 5<sup>{players}</sup> outcomes. Beside it, {20 * n} draws from that model: "
+            "the share approaches the exact value as the draws grow. Real trails and regions are not independent "
+            "draws: players chase and dodge each other, which is why the game's shares differ.</p>"
+            + share_html(sampled, exact))
+        return self.tally
+
+
+def tie_case_names() -> list[str]:
+    """The case names in rulebook order (for the lesson text)."""
+    return [c.value for c in CASE_ORDER if c is not TieCase.NOBODY]

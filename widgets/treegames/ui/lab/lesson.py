@@ -1,0 +1,306 @@
+"""Pieces of the first-player lesson: the shrinking interval ladder, the binomial test explorer, the tables.
+
+Pictures are pure Scenes (:func:`ladder_scene`, :func:`binomial_scene`); the
+widgets run tournaments through :mod:`treegames.lab` and only show its numbers.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import ipywidgets as widgets
+
+from ... import lab
+from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stats
+from .. import palette
+from ..canvas import SceneCanvas
+from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
+from .table import CELL, HEAD, p_is, p_text
+from .widget import guarded
+
+try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
+    from ..aspens.odds_view import Answer
+except ImportError:  # pragma: no cover - before the kit's move
+    from ..odds_view import Answer
+
+__all__ = [
+    "Answer",
+    "LadderRow",
+    "ladder_scene",
+    "IntervalLadder",
+    "binomial_scene",
+    "BinomialExplorer",
+    "tests_table_html",
+    "ties_table_html",
+    "first_mover_html",
+    "note",
+]
+
+WIDTH = 400
+LADDER_ROW = 44
+
+
+def note(text_html: str) -> widgets.HTML:
+    """A paragraph of computed text in the lesson's body size."""
+    return widgets.HTML(f"<div style='font-size:14px;line-height:1.6'>{text_html}</div>")
+
+
+# ------------------------------------------------------------------ the interval ladder
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """One rung: the first mover's wins among the decisive games of a tournament of ``games`` games."""
+
+    games: int
+    wins: int
+    decisive: int
+
+    @property
+    def share(self) -> stats.Share:
+        """Wins among decisive games with the Wilson interval."""
+        return stats.share(self.wins, self.decisive)
+
+
+def row_of(results: Results) -> LadderRow:
+    """The first mover's rung of a tournament."""
+    first = results.first_mover
+    return LadderRow(results.games, first.wins, first.wins + first.losses)
+
+
+def ladder_scene(rows: list[LadderRow], fair: float = 0.5, lo: float = 0.0, hi: float = 1.0) -> Scene:
+    """Each tournament's first-mover share with its 95% interval, stacked so the narrowing shows."""
+    height = 40 + LADDER_ROW * max(1, len(rows)) + 28
+    scene = Scene(WIDTH, height, palette.BACKGROUND)
+    left, right = 20.0, WIDTH - 20.0
+
+    def x_of(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * (right - left)
+
+    scene.add(Texts([(WIDTH / 2, 14, "First mover's share of decisive games, 95% interval")],
+                    font="bold 13px sans-serif", colour=palette.INK))
+    bottom = height - 26
+    ticks = [lo + (hi - lo) * t / 4 for t in range(5)]
+    scene.add(Segments(as_points([[(x_of(t), 30), (x_of(t), bottom)] for t in ticks]), "#DDDDDD", 1.0))
+    scene.add(Texts([(x_of(t), bottom + 12, f"{100 * t:.0f}%") for t in ticks], font="11px sans-serif",
+                    colour=palette.MUTED_INK))
+    dashes = [[(x_of(fair), y), (x_of(fair), min(bottom, y + 4))] for y in range(30, int(bottom), 8)]
+    scene.add(Segments(as_points(dashes), palette.MUTED_INK, 1.0))
+    whiskers, dots, labels, tags = [], [], [], []
+    for i, row in enumerate(rows):
+        y = 52 + i * LADDER_ROW
+        s = row.share
+        labels.append((left, y - 12, f"{row.games} games: {s.text()} of {row.decisive} decisive"))
+        if not row.decisive:
+            continue
+        a, b = x_of(s.low), x_of(s.high)
+        whiskers += [[(a, y), (b, y)], [(a, y - 6), (a, y + 6)], [(b, y - 6), (b, y + 6)]]
+        dots.append((x_of(s.value), y))
+        tags.append(("interval", row.games))
+    scene.add(Segments(as_points(whiskers), palette.BLUE, 2.5))
+    if dots:
+        import numpy as np
+
+        scene.add(Circles(np.asarray(dots, dtype=float), np.full(len(dots), 5.0), solid(palette.ORANGE, len(dots)),
+                          stroke=palette.INK))
+    scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    return scene
+
+
+class IntervalLadder(widgets.VBox):
+    """Tournaments of growing size between two identical bots; each adds a rung to the interval ladder."""
+
+    def __init__(self, game: str = "aspens", bots: tuple[str, ...] = ("random", "random"), seed: int = 2024,
+                 now: tuple[int, ...] = (10, 100), later: tuple[int, ...] = (1000,), options: dict | None = None,
+                 workers: int | None = None):
+        self.base = dict(game=game, bots=tuple(bots), seed=seed, options=dict(options or {}))
+        self.workers = workers
+        self.rows: list[LadderRow] = []
+        self.results: dict[int, Results] = {}
+        self.run: TournamentRun | None = None
+        self.fair = 1 / len(bots)
+        self.canvas = SceneCanvas(WIDTH, 40 + LADDER_ROW * (len(now) + len(later)) + 28, self._scene)
+        self.canvas.canvas.add_class("treegames-lab-ladder")
+        self.buttons = [widgets.Button(description=f"▶ Play {n} games",
+                                       layout=widgets.Layout(width="160px")) for n in later]
+        for button, n in zip(self.buttons, later, strict=False):
+            button.on_click(guarded(lambda _b, n=n: self.play(n)))
+        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="200px"))
+        self.progress.add_class("treegames-lab-progress")
+        self.status = widgets.HTML()
+        self.table = widgets.HTML()
+        super().__init__([self.canvas.canvas, widgets.HBox([*self.buttons, self.progress],
+                                                             layout=widgets.Layout(flex_flow="row wrap")),
+                          self.status, self.table])
+        for n in now:
+            self.play(n, wait=True)
+
+    def spec(self, games: int) -> TournamentSpec:
+        """The tournament of ``games`` games (each size has its own seed, so they are separate samples)."""
+        b = self.base
+        return TournamentSpec(b["game"], b["bots"], games, b["seed"] + games, True, b["options"])
+
+    def play(self, games: int, wait: bool = False) -> TournamentRun:
+        """Play a tournament of ``games`` games in the background and add its rung when it ends."""
+        if self.run is not None and self.run.is_running:
+            return self.run
+        for button in self.buttons:
+            button.disabled = True
+        self.progress.max, self.progress.value = games, 0
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            self.progress.value = done
+            run = self.run
+            if run is not None and run.state is not RunState.RUNNING:
+                self._finished(games, run, time.monotonic() - started)
+
+        self.run = TournamentRun(self.spec(games), workers=self.workers, progress=progress)
+        self.run.start()
+        if wait:
+            self.run.wait()
+        return self.run
+
+    def _finished(self, games: int, run: TournamentRun, seconds: float) -> None:
+        """Add the rung (if complete) and free the buttons."""
+        if run.state is RunState.FINISHED:
+            results = run.results()
+            self.results[games] = results
+            self.rows = [r for r in self.rows if r.games != games] + [row_of(results)]
+            self.rows.sort(key=lambda r: r.games)
+            self.canvas.redraw()
+            self.table.value = tests_table_html(
+                [(f"{r.games} games: {r.wins} wins of {r.decisive} decisive", r.wins, r.decisive) for r in self.rows],
+                Fraction(1, len(self.base["bots"])))
+            self.status.value = f"<span>{games} games played in {seconds:.1f} s.</span>"
+        else:
+            self.status.value = f"<span>The {games} games were {run.state.value}.</span>"
+        for button in self.buttons:
+            button.disabled = False
+
+    def _scene(self) -> Scene:
+        """The ladder of the rungs so far."""
+        return ladder_scene(self.rows, self.fair)
+
+
+# ------------------------------------------------------------------ the binomial test explorer
+
+
+def binomial_scene(n: int, k: int, p: Fraction = Fraction(1, 2)) -> Scene:
+    """The exact chances of 0..n wins if there were no advantage; the bars as unlikely as k or less in red."""
+    height = 250
+    scene = Scene(WIDTH, height, palette.BACKGROUND)
+    left, right, top, bottom = 36.0, WIDTH - 10.0, 40.0, height - 44.0
+    probs = [stats.binomial_pmf(i, n, p) for i in range(n + 1)]
+    observed = probs[k]
+    peak = float(max(probs))
+    slot = (right - left) / (n + 1)
+    tail, body, tags_t, tags_b = [], [], [], []
+    for i, q in enumerate(probs):
+        y = bottom - float(q) / peak * (bottom - top)
+        box = [(left + i * slot + 0.5, y), (left + (i + 1) * slot - 0.5, y), (left + (i + 1) * slot - 0.5, bottom),
+               (left + i * slot + 0.5, bottom)]
+        (tail if q <= observed else body).append(box)
+        (tags_t if q <= observed else tags_b).append(("count", i))
+    scene.add(Texts([(WIDTH / 2, 14, f"If there were no advantage: chances of 0–{n} wins in {n}")],
+                    font="bold 13px sans-serif", colour=palette.INK))
+    scene.add(Polygons(as_points(body), solid(palette.SKY_BLUE, len(body)), tags=tuple(tags_b)))
+    scene.add(Polygons(as_points(tail), solid(palette.VERMILLION, len(tail)), tags=tuple(tags_t)))
+    xk = left + (k + 0.5) * slot
+    scene.add(Segments(as_points([[(left, bottom), (right, bottom)], [(xk, top - 8), (xk, bottom + 4)]]),
+                       palette.INK, 1.5))
+    every = max(1, math.ceil((n + 1) / 8))
+    scene.add(Texts([(left + (i + 0.5) * slot, bottom + 12, str(i)) for i in range(0, n + 1, every)],
+                    font="10px sans-serif", colour=palette.MUTED_INK))
+    scene.add(Texts([(xk, top - 16, f"observed {k}")], font="11px sans-serif", colour=palette.INK))
+    scene.add(Texts([(WIDTH / 2, height - 14,
+                      f"red: as unlikely as {k} or less, total {p_text(stats.binomial_test(k, n, p))} = exact p")],
+                    font="11px sans-serif", colour=palette.INK))
+    return scene
+
+
+class BinomialExplorer(widgets.VBox):
+    """Sliders for games and wins; the exact distribution, the exact p-value and the normal approximation."""
+
+    def __init__(self, games: int = 20, wins: int = 14, most: int = 200):
+        self.n = widgets.IntSlider(value=games, min=1, max=most, description="Games",
+                                   layout=widgets.Layout(width="380px"))
+        self.k = widgets.IntSlider(value=min(wins, games), min=0, max=games, description="Wins",
+                                   layout=widgets.Layout(width="380px"))
+        self.canvas = SceneCanvas(WIDTH, 250, self._scene)
+        self.canvas.canvas.add_class("treegames-lab-binomial")
+        self.table = widgets.HTML()
+        self.n.observe(guarded(self._on_n), names="value")
+        self.k.observe(guarded(lambda _c: self._update()), names="value")
+        super().__init__([self.n, self.k, self.canvas.canvas, self.table])
+        self._update()
+
+    def _on_n(self, _change) -> None:
+        """Keep the wins slider within the games."""
+        self.k.max = self.n.value
+        self._update()
+
+    def _scene(self) -> Scene:
+        """The distribution for the sliders."""
+        return binomial_scene(self.n.value, min(self.k.value, self.n.value))
+
+    def _update(self) -> None:
+        """Redraw and recompute the three p-values."""
+        self.canvas.redraw()
+        self.table.value = tests_table_html([(f"{self.k.value} of {self.n.value}", self.k.value, self.n.value)])
+
+
+# ------------------------------------------------------------------ tables
+
+
+def tests_table_html(rows: list[tuple[str, int, int]], fair: Fraction = Fraction(1, 2)) -> str:
+    """Per (label, wins, games): the share with its interval, the exact p and the two normal approximations."""
+    head = ["", "share (95% interval)", "exact p", "normal p", "normal p, corrected"]
+    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+             + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
+    for label, k, n in rows:
+        cells = [html.escape(label), stats.share(k, n).text(), p_text(stats.binomial_test(k, n, fair)),
+                 p_text(stats.normal_test(k, n, float(fair))[1]),
+                 p_text(stats.normal_test(k, n, float(fair), continuity=True)[1])]
+        parts.append("<tr>" + "".join(f"<td style='{CELL}'>{c}</td>" for c in cells) + "</tr>")
+    return "".join(parts) + "</table></div>"
+
+
+def ties_table_html(tally: Tally) -> str:
+    """Three ways to count the first mover's ties, side by side, with the test each one leads to."""
+    n, w, t, lo = tally.games, tally.wins, tally.ties, tally.losses
+    half = stats.share(2 * w + t, 2 * n)  # a tie as half a win: 2w + t half-points out of 2n
+    rows = [
+        ("ties count as not winning", f"{w} of {n}", stats.share(w, n).text(), p_text(stats.binomial_test(w, n))),
+        ("ties left out", f"{w} of {w + lo}", stats.share(w, w + lo).text(), p_text(stats.binomial_test(w, w + lo))),
+        ("a tie is half a win", f"{w} + {t}/2 of {n}", f"{100 * half.value:.1f}%", "–"),
+    ]
+    head = ["counting", "wins", "share (95% interval)", "exact p against 50%"]
+    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+             + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
+    return "".join(parts) + "</table></div>"
+
+
+def first_mover_html(results: Results) -> str:
+    """A short table of the first mover against the others, with the fair-share test."""
+    players = results.spec.players
+    fair = Fraction(1, players)
+    first = results.first_mover
+    wins, decisive = results.first_mover_decisive()
+    p = stats.binomial_test(wins, decisive, fair)
+    name = lab.game_types()[results.spec.game].title
+    ties = (f" {results.tied_games()} games had no single winner, so they are left out of the test."
+            if results.tied_games() else "")
+    return (
+        f"<div style='font-size:14px;line-height:1.6'><b>{html.escape(name)}, {players} players, "
+        f"{results.games} games between random bots</b>: the first mover won {first.win.text()} of all games "
+        f"and {stats.share(wins, decisive).text()} of the {decisive} games with a single winner.{ties} "
+        f"A fair share is {100 * float(fair):.0f}%; the exact binomial test of <i>a fair share</i> gives "
+        f"{p_is(p)}.</div>"
+    )
