@@ -28,25 +28,31 @@ def still_serving(server) -> float:
     return kw.worst_answer_ms(server.base + "/voila/tree")
 
 
-async def bystander(server) -> kw.KernelSocket:
-    """Another visitor with a page of their own, connected and answered."""
-    socket = await kw.connect(kw.fetch_page(server.base, PAGE))
+@pytest.fixture(scope="module")
+def pages(class_server) -> dict[str, kw.Page]:
+    """Two visitors' pages (two kernels): the attacker's, whose sockets send the bad frames, and a bystander's."""
+    return {who: kw.fetch_page(class_server.base, PAGE) for who in ("attacker", "bystander")}
+
+
+async def bystander(pages) -> kw.KernelSocket:
+    """Another visitor's socket to their own kernel, connected and answered."""
+    socket = await kw.connect(pages["bystander"])
     assert await socket.kernel_info() is not None
     return socket
 
 
-async def attacker(server) -> kw.KernelSocket:
-    """A visitor with a page and a v1 socket, ready to send bad frames."""
-    return await kw.connect(kw.fetch_page(server.base, PAGE))
+async def attacker(pages) -> kw.KernelSocket:
+    """A fresh v1 socket to the attacker's page, ready to send bad frames."""
+    return await kw.connect(pages["attacker"])
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-def test_a_browser_like_client_fetches_widgets_and_a_canvas_click_redraws(class_server):
+def test_a_browser_like_client_fetches_widgets_and_a_canvas_click_redraws(class_server, pages):
     async def scenario():
-        socket = await attacker(class_server)
+        socket = await attacker(pages)
         states = await socket.widget_states()
         board = kw.canvases(states)
         assert board, "the board canvas is among the page's widgets"
@@ -59,9 +65,9 @@ def test_a_browser_like_client_fetches_widgets_and_a_canvas_click_redraws(class_
     run(scenario())
 
 
-def test_a_legacy_protocol_socket_is_refused_and_the_server_keeps_answering(class_server):
+def test_a_legacy_protocol_socket_is_refused_and_the_server_keeps_answering(class_server, pages):
     async def scenario():
-        page = kw.fetch_page(class_server.base, PAGE)
+        page = pages["attacker"]
         with pytest.raises(HTTPClientError) as refused:
             await kw.connect(page, protocol=None)
         assert refused.value.code == 400
@@ -101,10 +107,10 @@ def bad_frames() -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("name", list(bad_frames()))
-def test_a_malformed_frame_closes_only_that_socket(class_server, name):
+def test_a_malformed_frame_closes_only_that_socket(class_server, pages, name):
     async def scenario():
-        other = await bystander(class_server)
-        socket = await attacker(class_server)
+        other = await bystander(pages)
+        socket = await attacker(pages)
         frame = bad_frames()[name]
         await socket.send('{"channel": "shell"}' if name.startswith("text") else frame)
         assert await socket.closed(timeout=10), "the bad frame's socket is closed"
@@ -115,10 +121,10 @@ def test_a_malformed_frame_closes_only_that_socket(class_server, name):
     assert still_serving(class_server) < ANSWER_MS
 
 
-def test_a_10_mb_comm_message_closes_that_socket_only(class_server):
+def test_a_10_mb_comm_message_closes_that_socket_only(class_server, pages):
     async def scenario():
-        other = await bystander(class_server)
-        socket = await attacker(class_server)
+        other = await bystander(pages)
+        socket = await attacker(pages)
         big = kw.v1_message("comm_msg", {"comm_id": "x", "data": {"method": "update", "state": {"v": "x" * 10_000_000}}},
                             socket.session)
         assert len(big) > 10_000_000
@@ -178,9 +184,9 @@ def test_2000_widget_creations_stop_at_the_limit_and_leave_the_kernel_small(clas
     assert LIMITS.max_comm_opens < 2000
 
 
-def test_a_flood_of_clicks_is_thinned_and_the_server_keeps_answering(class_server):
+def test_a_flood_of_clicks_is_thinned_and_the_server_keeps_answering(class_server, pages):
     async def scenario():
-        socket = await attacker(class_server)
+        socket = await attacker(pages)
         board = kw.canvases(await socket.widget_states())[0]
         for _ in range(3000):
             await socket.click_canvas(board, 300, 300)
@@ -193,9 +199,9 @@ def test_a_flood_of_clicks_is_thinned_and_the_server_keeps_answering(class_serve
 
 
 @pytest.mark.parametrize("x", ["NaN", "Infinity", "-Infinity", "null", '"left"'])
-def test_a_nan_click_sends_no_traceback_to_the_page(class_server, x):
+def test_a_nan_click_sends_no_traceback_to_the_page(class_server, pages, x):
     async def scenario():
-        socket = await attacker(class_server)
+        socket = await attacker(pages)
         board = kw.canvases(await socket.widget_states())[0]
         await socket.click_canvas(board, x, 300, raw=True)
         await socket.kernel_info()
