@@ -40,7 +40,7 @@ def exposure_note(host: str, port: int) -> str:
     urls = "\n".join(f"    http://{h}:{port}/voila/render/index.ipynb" for h in hosts) or "    (no address found)"
     return (f"Listening on {host or 'every interface'}: anyone who can reach this computer on port {port}\n"
             f"can open every dashboard under the served folder, with no password:\n{urls}\n"
-            f"Each open page starts a kernel (up to {LIMITS.max_kernels} at once, about 100 MB each, idle ones\n"
+            f"Each open page starts a kernel (up to {LIMITS.max_kernels} at once, about 70 MB each, idle ones\n"
             "stopped after 15 min). Visitors cannot run code they type, read files or see tracebacks,\n"
             "but only serve on a network you trust (a classroom LAN); for logins and more visitors use\n"
             "JupyterHub (deploy/README.md).")
