@@ -14,6 +14,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_foundation import scene_canvas_frame_cost  # noqa: E402
+
 import harness  # noqa: E402
 
 QUICK = "--quick" in sys.argv
@@ -39,7 +42,7 @@ async (ms) => {
 
 def python_frame_ms() -> float:
     """Median ms to compute and send the board of a mid-game position (targets shown)."""
-    from treegames.ui.aspens_play import AspensPlay
+    from treegames.ui.aspens.play import AspensPlay
 
     widget = AspensPlay(seed=2, aspen="greedy", pine="human")
     widget.run_auto()  # to Pine's first move: a position with targets to highlight
@@ -47,7 +50,7 @@ def python_frame_ms() -> float:
         widget.bots = (widget.bots[0], widget.bots[0])
         widget.run_auto(120)
     widget.bots = (widget.bots[0], None)
-    return harness.frame_cost(widget.board_view, 200 if QUICK else 1000)[0]
+    return scene_canvas_frame_cost(widget.board_view, 200 if QUICK else 1000)[0]
 
 
 def step_number(page) -> int:
@@ -61,7 +64,7 @@ def browser_figures() -> dict:
     from playwright.sync_api import sync_playwright
 
     from treegames import aspens
-    from treegames.ui.aspens_scene import HexGeometry
+    from treegames.ui.aspens.scene import HexGeometry
 
     geo = HexGeometry()
     server = harness.start_voila()
@@ -80,6 +83,8 @@ def browser_figures() -> dict:
                 context.close()
             page = browser.new_page(viewport={"width": 1280, "height": 1150})
             harness.open_dashboard(page, server, PATH)
+            # time Step -> redraw as before: the person presses Step for each bot move (no answering by itself)
+            page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
             harness.time_to_redraw(page, "Step")  # first player: Aspen (seed 1)
             state = aspens.new_game().new_initial_state().apply(aspens.ChooseFirst(aspens.ASPEN))
             for _ in range(3):  # Aspen (human) seeds by clicking, Pine (bot) answers on Step
@@ -88,7 +93,7 @@ def browser_figures() -> dict:
                 state = state.apply(aspens.Seed(target))
                 out["steps"].append(harness.time_to_redraw(page, "Step"))
                 harness.wait_until_stable(page, quiet_ms=300)
-                bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1]
+                bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1].rstrip(".")
                 state = state.apply(state.parse_action(f"seed {bot_seed}"))
             page.get_by_role("tab", name="New game").click()
             page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
@@ -106,7 +111,7 @@ def browser_figures() -> dict:
             seconds = 4 if QUICK else 8
             frames = page.evaluate(COUNT_FRAMES_JS, seconds * 1000)
             after = step_number(page)
-            page.get_by_role("button", name=re.compile(r"Auto-play")).click()
+            page.get_by_role("button", name=re.compile(r"Pause")).click()
             out["auto"] = ((after - before) / seconds, frames / seconds, 20)
             browser.close()
     finally:

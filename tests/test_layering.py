@@ -27,7 +27,7 @@ def test_engine_import_leaves_ui_libraries_unloaded(module):
 
 def test_the_ui_does_load_them():
     """The check above can fail: importing a view does bring the UI libraries in."""
-    code = "import sys, treegames.ui.aspens_board; print('ipycanvas' in sys.modules)"
+    code = "import sys, treegames.ui.aspens.board; print('ipycanvas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
 

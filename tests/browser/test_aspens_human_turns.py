@@ -12,16 +12,21 @@ import pytest
 
 import harness
 from treegames import aspens
-from treegames.ui.aspens_play import AspensPlay
+from treegames.ui.aspens.play import AspensPlay
 
 PATH = "aspens/play.ipynb"
 
 
 @pytest.fixture(scope="module")
 def mirrored(browser, voila):
-    """The play page and a local widget made exactly as the notebook makes it."""
+    """The play page and a local widget made exactly as the notebook makes it.
+
+    Pine answers by itself in the page (as it should); this module steps every move by hand so that
+    page and mirror stay in lockstep, so it unticks "Bots answer by themselves" first (and so does the mirror).  test_aspens_keyboard_and_save covers the answering.
+    """
     with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 1280, "height": 1150}) as loaded:
-        yield loaded, AspensPlay(setup=2, seed=1, aspen="human", pine="greedy")
+        loaded[0].get_by_role("checkbox", name="Bots answer by themselves").uncheck()
+        yield loaded, AspensPlay(setup=2, seed=1, aspen="human", pine="greedy", answer=False)
 
 
 def page_step(page) -> int:

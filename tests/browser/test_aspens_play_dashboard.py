@@ -9,7 +9,7 @@ import pytest
 import harness
 from treegames import aspens
 from treegames.aspens.data import Hex
-from treegames.ui.aspens_scene import HexGeometry
+from treegames.ui.aspens.scene import HexGeometry
 
 PATH = "aspens/play.ipynb"
 GEO = HexGeometry()

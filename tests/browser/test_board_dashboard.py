@@ -7,7 +7,7 @@ import pytest
 import harness
 from treegames.aspens import SETUPS, make_board
 from treegames.aspens.data import Hex
-from treegames.ui.aspens_scene import HexGeometry
+from treegames.ui.aspens.scene import HexGeometry
 from treegames.ui.palette import WATER, hex_to_rgb
 
 PATH = "aspens/board-and-setups.ipynb"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import harness
-from treegames.ui.aspens_scene import HexGeometry
+from treegames.ui.aspens.scene import HexGeometry
 
 GEO = HexGeometry()
 

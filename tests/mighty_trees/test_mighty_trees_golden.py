@@ -3,6 +3,13 @@
 Each line of ``mighty_trees_golden.txt`` is one action in notation and a brief
 state after it, so any change in behaviour shows as a diff.  To accept a
 deliberate change, run with ``MT_UPDATE_GOLDEN=1`` and review the diff.
+
+Regenerated once, deliberately, for issue 12's balance pass (the previous text
+dated from the first card set): every tree's costs and strengths changed (2-3
+Sols a step), three understory-only species were replaced, disasters lost their
+habitat requirements, climate cards kill on their own axis only, capture is
+settled at the end of a round, ``max_turns`` defaults to 30 per player (the
+header's options show ``max_turns: 0``) and GreedyBot plans its whole turn.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ def playthrough() -> str:
     """The golden text of the seeded game."""
     rng = random.Random(0)
     game = new_game(3)
-    states = core.play(game, [GreedyBot(), core.RandomBot(rng), core.RandomBot(rng)], rng, keep=True)
+    states = core.play(game, [GreedyBot(rng), core.RandomBot(rng), core.RandomBot(rng)], rng, keep=True)
     lines = [f"# mighty_trees 3 players, seed 0: GreedyBot, RandomBot, RandomBot; {game.options}"]
     for action, state in zip(states[-1].history, states[1:], strict=True):
         lines.append(f"{str(action):<52} | {brief(state)}")

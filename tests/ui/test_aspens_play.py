@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from treegames import aspens, core
 from treegames.aspens import Hex, Phase
-from treegames.ui.aspens_play import AspensPlay, dice_scene
-from treegames.ui.aspens_scene import game_scene
+from treegames.ui.aspens.play import AspensPlay
+from treegames.ui.aspens.scene import dice_scene, game_scene
 from treegames.ui.scene import Circles, Polygons
 from treegames.ui.timeline import Timeline
 

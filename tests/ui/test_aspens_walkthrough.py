@@ -7,7 +7,7 @@ import json
 import pytest
 
 from treegames import aspens
-from treegames.ui.aspens_walkthrough import CascadeExample, Walkthrough, cascade_example, states_from_script
+from treegames.ui.aspens.walkthrough import CascadeExample, Walkthrough, cascade_example, states_from_script
 
 NOTEBOOK = "notebooks/aspens/rules-walkthrough.ipynb"
 
@@ -19,7 +19,7 @@ def notebook_steps() -> list[tuple[str, str]]:
     cells = json.loads((Path(__file__).resolve().parents[2] / NOTEBOOK).read_text())["cells"]
     source = next("".join(c["source"]) for c in cells if "STEPS = [" in "".join(c["source"]))
     namespace: dict = {}
-    exec(source.split("walk = ")[0].replace("from treegames.ui.aspens_walkthrough import Walkthrough", ""),
+    exec(source.split("walk = ")[0].replace("from treegames.ui.aspens.walkthrough import Walkthrough", ""),
          namespace)
     return namespace["STEPS"]
 

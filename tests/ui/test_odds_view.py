@@ -15,31 +15,33 @@ from hypothesis import strategies as st
 from treegames.aspens.data import Direction
 from treegames.aspens.odds import (
     SUN_FACES,
+    distribution_mean,
+    distribution_variance,
     expected_gain,
     gain_distribution,
     gain_on_sun,
+    independent_gain_distribution,
     production_probability,
     variance_gain,
+    wind_valid_probability,
 )
-from treegames.ui import odds_view, palette
-from treegames.ui.odds_view import (
+from treegames.ui import palette
+from treegames.ui.aspens import odds_view
+from treegames.ui.aspens.odds_view import (
     Answer,
     DistributionPanel,
     ForestExplorer,
     GainSimulator,
     HeightExplorer,
     WindExplorer,
-    distribution_mean,
     distribution_scene,
-    distribution_variance,
     fraction_text,
-    independent_gain_distribution,
     parse_stacks,
     percent_text,
     production_table_html,
     shared_axes,
-    wind_valid_probability,
 )
+from treegames.ui.canvas import capture_messages
 from treegames.ui.scene import Polygons, Segments
 
 stacks_strategy = st.lists(st.integers(min_value=0, max_value=9), min_size=0, max_size=8)
@@ -213,18 +215,11 @@ def test_distribution_moments_agree_with_the_engine():
 # ---------------------------------------------------------------- GainSimulator
 
 
-def count_messages(monkeypatch, canvas) -> list:
-    """Record every comm message the canvas manager sends."""
-    sent = []
-    monkeypatch.setattr(canvas._canvas_manager, "send", lambda *a, **k: sent.append(a))
-    return sent
-
-
-def test_roll_100_times_button_rolls_100_and_redraws_once(monkeypatch):
+def test_roll_100_times_button_rolls_100_and_redraws_once():
     sim = GainSimulator([4, 3, 2], random.Random(1))
-    sent = count_messages(monkeypatch, sim.canvas)
     frames = sim.view.frames
-    sim.roll_hundred.click()
+    with capture_messages(sim.canvas) as sent:
+        sim.roll_hundred.click()
     assert sum(sim.rolls.values()) == 100 == sim.total
     assert sim.view.frames == frames + 1 and len(sent) == 1, "100 rolls, one picture"
     assert set(sim.rolls) <= set(gain_distribution([4, 3, 2]))

@@ -15,14 +15,16 @@ package has the same modules for the same jobs:
 * ``data.py`` -- boards or cards and the rulebook's numbers, loaded and checked;
 * ``actions.py`` -- the vocabularies (phases, action kinds), the action values
   and their notation (``parse_action``; a ``NotationError`` per game);
-* ``words.py`` -- ``explain()``, ``describe()`` and ``last_event`` texts;
+* ``words.py`` -- ``explain()``, ``describe()`` and ``last_event`` texts (Mighty
+  Trees writes its ``last_event`` sentence as it applies an action, in the engine);
 * ``engine.py`` -- the game class, the option schema ``OPTIONS`` (with
   ``OPTION_DEFAULTS``) and the immutable state machine;
 * ``bots.py`` -- ``GreedyBot(rng)``;
 * extras by job: ``odds.py`` (exact chance maths), ``scoring.py`` (Bosk majorities).
 
 Imports only go down that list (data <- actions <- words <- engine <- bots <-
-the package), so there are no import cycles.  The package declares
+the package; an extra sits where it is needed, e.g. Aspens' odds.py between data
+and actions), so there are no import cycles (``tests/test_layering.py`` checks).  The package declares
 ``GAME_TYPE`` and re-exports the names views need (``from treegames import
 aspens; aspens.new_game()``).
 
@@ -42,7 +44,9 @@ Each package has ``new_game(**options)`` taking the schema's option names as
 keywords; an unknown option or a value outside ``values`` raises
 :class:`OptionError` (a ``ValueError``) naming the option and the allowed
 values.  A :class:`Game` has ``name``, ``num_players``, ``options`` (a JSON-safe
-dict), ``game_type``, ``new_initial_state()`` and ``state_from_json(text)``.
+dict, written into saved games; Mighty Trees keeps the player count in
+``num_players`` only), ``game_type``, ``new_game_options()`` (the keywords that
+make an equal game), ``new_initial_state()`` and ``state_from_json(text)``.
 
 States
 ------

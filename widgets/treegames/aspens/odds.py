@@ -1,14 +1,25 @@
 """Exact tree-production odds for Aspens, for the lessons ("2. Gain Trees" and its chart).
 
 One Sun die is rolled for the whole table, so every space reads the same value:
-a space with ``h`` trees produces when the Sun shows ``h`` or less.  The spaces are
-therefore perfectly correlated, and the number of trees gained on one roll is the
-number of spaces whose height is at least the Sun value.
+a space with ``h`` trees produces when the Sun shows ``h`` or less.  The number of
+trees gained on one roll is the number of spaces whose height is at least the Sun value.
+
+The spaces are *positively correlated*, not perfectly: the events are nested (when a
+shorter stack produces, every taller one does too), so two stacks of different
+heights have a correlation below 1 -- about 0.71 for stacks of 4 and 3
+(:func:`production_correlation`).  Only stacks of the same height, which produce on
+exactly the same faces, are perfectly correlated.
+
+Also here: moments of any distribution, the "a die for each space" counterfactual
+the lesson compares against (not a rule of the game), the Wind chances, and Sun
+rolls sampled with an injected ``random.Random``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+import random
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -27,6 +38,13 @@ __all__ = [
     "expected_gain",
     "variance_gain",
     "rulebook_chart",
+    "distribution_mean",
+    "distribution_variance",
+    "independent_gain_distribution",
+    "production_covariance",
+    "production_correlation",
+    "wind_valid_probability",
+    "roll_sun",
 ]
 
 SUN_FACES: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
@@ -100,3 +118,62 @@ def rulebook_chart() -> list[ChartRow]:
         ChartRow(trees, RULEBOOK_PERCENT[trees], production_probability(trees), producing_suns(trees))
         for trees in SUN_FACES
     ]
+
+
+def distribution_mean(dist: Mapping[int, Fraction]) -> Fraction:
+    """The exact mean of a distribution given as value -> probability."""
+    return sum((Fraction(k) * p for k, p in dist.items()), Fraction(0))
+
+
+def distribution_variance(dist: Mapping[int, Fraction]) -> Fraction:
+    """The exact variance of a distribution given as value -> probability."""
+    mean = distribution_mean(dist)
+    return sum(((k - mean) ** 2 * p for k, p in dist.items()), Fraction(0))
+
+
+def independent_gain_distribution(stacks: Iterable[int]) -> dict[int, Fraction]:
+    """NOT the game: trees gained if every space rolled its own Sun die (a teaching counterfactual).
+
+    Each space produces with its real chance (:func:`production_probability`), but
+    independently of the others, so the count is a sum of independent yes/no trials.
+    """
+    dist: dict[int, Fraction] = {0: Fraction(1)}
+    for height in stacks:
+        p = production_probability(height)
+        step: dict[int, Fraction] = {}
+        for k, q in dist.items():
+            for gained, chance in ((k, q * (1 - p)), (k + 1, q * p)):
+                if chance:
+                    step[gained] = step.get(gained, Fraction(0)) + chance
+        dist = step
+    return dict(sorted(dist.items()))
+
+
+def production_covariance(a: int, b: int) -> Fraction:
+    """The exact covariance of "a space of ``a`` trees produces" and "one of ``b`` trees produces" (one Sun roll).
+
+    Both read the same die, so both produce exactly when the Sun is at most the shorter stack.
+    """
+    both = production_probability(min(a, b))
+    return both - production_probability(a) * production_probability(b)
+
+
+def production_correlation(a: int, b: int) -> float:
+    """The correlation of two spaces' production on one Sun roll (0 when either is certain or impossible)."""
+    pa, pb = production_probability(a), production_probability(b)
+    spread = pa * (1 - pa) * pb * (1 - pb)
+    if spread == 0:
+        return 0.0
+    return float(production_covariance(a, b)) / math.sqrt(spread)
+
+
+def wind_valid_probability(directions: Iterable[Direction]) -> Fraction:
+    """The chance that at least one of these directions is valid after one roll of the Wind die."""
+    wanted = set(directions)
+    hits = sum(1 for face in WIND_FACES if wanted & set(face.wind_directions()))
+    return Fraction(hits, len(WIND_FACES))
+
+
+def roll_sun(rng: random.Random) -> int:
+    """One roll of the Sun die with the injected random generator."""
+    return rng.choice(SUN_FACES)

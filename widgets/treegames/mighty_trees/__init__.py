@@ -27,8 +27,7 @@ The rules as implemented (rulebook section in brackets)
 * [Battle Phase / Sol Laws] Spend Sols on: planting a tree from the Command
   into an empty understory slot (its planting cost; the habitat's current
   temperature and water must lie within the tree's ranges); growing an
-  understory tree into an empty canopy slot (its growth cost; a tree without
-  one never reaches the canopy); discarding a card from the Command,
+  understory tree into an empty canopy slot (its growth cost); discarding a card from the Command,
   understory or canopy (1 Sol); a cloud card (1 Sol); a trend card (2 Sols); a
   disaster (its own cost).  At least 1 Sol must be spent; unspent Sols are
   lost.  The Battle Phase ends with ``end`` or when no Sols are left.
@@ -37,56 +36,80 @@ The rules as implemented (rulebook section in brackets)
   (understory plus canopy) can be attacked; combat is optional.
 * [Regroup Phase] Draw until 3 cards are in the Command; that ends the turn.
 * [Capturing a Habitat / Winning] The first player with 2 canopy trees
-  captures the habitat and wins.
+  captures the habitat and wins (when "first" is settled: see below).
 
 Our interpretation (where the rulebook is silent)
 ------------------------------------------------
 * Cards: the 50 tree cards are real species native to the southeastern United
   States with true USDA hardiness zones (temperature range, capped at 1-9) and
   water preference (the card's colour: dry, balanced, wet, with a matching
-  water range on the 1-9 scale).  **Sol costs and strengths are our own
-  design**, balanced by one checked rule: sun + shade + fire + wind =
-  8 + 2 x (planting + growth Sols).  Cloud, trend, disaster and habitat cards
-  are our own design, in ``cards/*.csv`` (see :mod:`.data`).
+  water range on the 1-9 scale); ``cards/trees.csv`` names its references.
+  **Sol costs and strengths are our own design**, balanced by checked rules:
+  sun + shade + fire + wind = 8 + 2 x (planting + growth Sols), and every
+  planting and growth costs 2 or 3 Sols (so planting and growing never share
+  a 3-Sol turn and a capture takes at least four turns; every tree can reach
+  the canopy).  Cloud, trend, disaster and habitat cards are our own design,
+  in ``cards/*.csv`` (see :mod:`.data`).  Issue 12's balance pass measured
+  and set every number: ``benchmarks/bench_mighty_trees_balance.py`` prints
+  each figure (game length, draws, seat shares, cards played, kills) against
+  its target.
 * Tree combat (free: it is part of planting, no extra Sols): the attacker's
   sun strength against the defender's shade strength, each +2 if the habitat
   prefers that species.  Higher wins; the loser dies and goes to the litter.
   A tie leaves both trees standing.  You can only attack another player.
 * Current conditions = the habitat card's temperature and water, plus every
   trend, cloud and lingering disaster card in play, kept within 1-9.
-  Planting, trends and water/temperature disasters are checked against them.
+  Planting is checked against them.
+* Climate cards kill on their own axis only: a trend or a water/temperature
+  disaster kills a tree only if the tree's range on the axis that card
+  changes (water, or temperature) no longer holds the current value.  A tree
+  planted under a cloud that has since gone is not killed for the other axis.
+  A card leaving play (a cloud, a lingering disaster) kills nothing.
 * Clouds: +/- water or temperature until the start of their player's next
-  turn (``CLOUD_ROUNDS`` = 1).  Clouds never kill trees.
+  turn (``CLOUD_ROUNDS`` = 1), so a cloud opens a planting window.  Clouds
+  never kill trees.
 * Trends: a lasting change: the card stays in play beside the habitat for as
   long as that habitat is in play (so the 4 trend cards bound how far a
-  climate can drift); at once, every tree on every side whose ranges no
-  longer hold the current conditions dies.
+  climate can drift); at once, every tree on every side whose range on the
+  trend's axis no longer holds dies.
 * Disasters: fire and wind disasters have a force: disaster strength + the
   habitat's fire (or wind) modifier; each struck tree whose fire (or wind)
   strength, +2 if preferred, is below the force dies.  Water and temperature
   disasters (Flood, Drought, Hard Freeze, Heat Wave) change the conditions;
-  each struck tree whose ranges no longer hold them dies.  Those four linger:
-  the card stays in play, its change in force, for ``linger`` rounds (until
-  the start of its player's turn that many turns later), then goes to the
-  litter.  Which trees (understory, canopy, all) and sides (everyone's, or
-  one chosen other player's, for Tornado) are on the card.
-* Habitat powers (one per habitat): rich soil (growing costs 1 less, at least
-  1); fire season (fire disasters cost 1 less, at least 1); hurricane coast,
-  floodplain, high elevation (enable Hurricane, Flood, Ice Storm: those can
-  only be unleashed in such a habitat).
+  each struck tree whose range on that axis no longer holds dies.  Those four
+  linger: the card stays in play, its change in force (for planting), for
+  ``linger`` rounds (until the start of its player's turn that many turns
+  later), then goes to the litter.  Which trees (understory, canopy, all) and
+  sides (everyone's, or one chosen other player's, for Tornado) are on the
+  card.  Every disaster can be unleashed in every habitat, and none kills
+  more than half of the species that can be planted in any habitat.
+* Habitat powers (one per habitat, each a 1-Sol discount): rich soil
+  (growing costs 1 less, never below 2); fire season, hurricane coast,
+  floodplain, high elevation (fire, wind, water, temperature disasters cost 1
+  less, never below 1).
+* Capturing (our reading of "the first player to have 2 canopy trees"):
+  capture is settled when a round ends, so every player has had as many
+  turns.  Growing a second canopy tree does not end the turn; if both canopy
+  trees still stand when the round ends (after the last seat's turn), their
+  player captures the habitat.  If several players hold 2 canopy trees then,
+  the one with the most trees on their side captures; if still tied, the one
+  earliest in the round (who had them first).  With capture at the moment
+  of growing, the first seat won 55-57% of greedy 2-player games; settled at
+  the round's end (and GreedyBot filling its understory first), 52%.
 * A player with no Sol-spending action at all may ``end`` with 0 Sols spent
   (the 1-Sol minimum cannot be met).  If the draw and litter piles are both
   empty, Regroup draws nothing.
-* ``max_turns`` (default 200 turns in all, counting every player's turns): a
-  game nobody has won by then ends as a draw (no winner), so every game ends.
-* Capturing ends the capturer's Battle Phase (unspent Sols are lost).
+* ``max_turns`` (turns in all, counting every player's turns; the default 0
+  means 30 turns per player: 60 at 2 players, 180 at 6): a game nobody has
+  won by then ends as a draw (no winner), so every game ends.  A capture due
+  when the limit is reached is settled first.
 
 Game Variations (named options)
 -------------------------------
 * ``without_quercus_marilandica=False``: True removes that tree (71 cards).
 * ``habitats_to_win=1``: 2 means capture 2 habitats to win; a captured habitat
   is cleared (every tree, trend, cloud and lingering disaster to the
-  litter), a new habitat is drawn (chance) and the capturer Regroups.
+  litter), a new habitat is drawn (chance) and the next round begins.
   If the 10 habitats run out, the game ends as a draw.
 * ``ignore_lingering=False``: True makes water and temperature disasters
   strike once and go straight to the litter.

@@ -7,10 +7,18 @@ habitat cards are a separate deck with ids 0-9.  Every card name is unique, so
 notation can name a card by its name alone.
 
 Species data (native range in the southeastern United States, USDA hardiness
-zones, water preference) follow the species; Sol costs and the sun, shade,
-fire and wind strengths are our own design, balanced by one rule checked here:
-``sun + shade + fire + wind == 8 + 2 * (planting Sols + growth Sols)`` (a tree
-that cannot reach the canopy counts 0 growth Sols).
+zones, water preference) follow the species; the references are named in the
+header of ``cards/trees.csv``.  Sol costs and the sun, shade, fire and wind
+strengths are our own design, balanced by rules checked here:
+``sun + shade + fire + wind == 8 + 2 * (planting Sols + growth Sols)``, and every
+planting and growth cost is 2 or 3 Sols (``STEP_COSTS``), so no tree is planted
+and grown in one 3-Sol turn: capturing a habitat takes at least four turns
+(issue 12's balance pass; ``benchmarks/bench_mighty_trees_balance.py`` measures
+the card set).  Every tree can reach the canopy, and every species a habitat
+prefers can be planted in it.
+
+Lines starting with ``#`` in a data file are comments (the files name their
+sources and design notes there).
 
 A malformed data file raises :class:`CardDataError` naming the file, the card
 and the field.
@@ -62,6 +70,10 @@ __all__ = [
     "SLOTS",
     "CLOUD_ROUNDS",
     "POWER_DISCOUNT",
+    "POWER_ELEMENT",
+    "GROW_COST_FLOOR",
+    "STEP_COSTS",
+    "TURNS_PER_PLAYER",
     "MAX_TURNS_LIMIT",
 ]
 
@@ -98,7 +110,13 @@ SLOTS = 2
 CLOUD_ROUNDS = 1
 """Our interpretation: a cloud stays in play until the start of its player's next turn."""
 POWER_DISCOUNT = 1
-"""Our interpretation: rich soil and fire season powers take 1 Sol off (never below 1)."""
+"""Our interpretation: a habitat's power takes 1 Sol off growing (rich soil) or off one element's disasters."""
+GROW_COST_FLOOR = 2
+"""Our interpretation: rich soil never brings growing below 2 Sols (so planting and growing never share a turn)."""
+STEP_COSTS = (2, 3)
+"""Our design: every planting and growth cost is 2 or 3 Sols, so each of a capture's four steps takes a turn."""
+TURNS_PER_PLAYER = 30
+"""Our interpretation: the default ``max_turns`` is 30 turns per player (60 at 2 players, 180 at 6)."""
 
 MAX_TURNS_LIMIT = 100_000
 """The largest allowed ``max_turns``: a bound keeps the promise that every game ends."""
@@ -150,22 +168,30 @@ class Sides(StrEnum):
 
 
 class Power(StrEnum):
-    """A habitat's power symbol: it enables a disaster or changes a rule (our design)."""
+    """A habitat's power symbol: a Sol discount on growing or on one element's disasters (our design)."""
 
-    RICH_SOIL = "rich_soil"  # growing into the canopy costs 1 Sol less (at least 1)
-    HIGH_ELEVATION = "high_elevation"  # enables Ice Storm
+    RICH_SOIL = "rich_soil"  # growing into the canopy costs 1 Sol less (at least 2)
+    HIGH_ELEVATION = "high_elevation"  # temperature disasters (Hard Freeze, Heat Wave) cost 1 Sol less
     FIRE_SEASON = "fire_season"  # fire disasters cost 1 Sol less (at least 1)
-    HURRICANE_COAST = "hurricane_coast"  # enables Hurricane
-    FLOODPLAIN = "floodplain"  # enables Flood
+    HURRICANE_COAST = "hurricane_coast"  # wind disasters cost 1 Sol less (at least 1)
+    FLOODPLAIN = "floodplain"  # water disasters (Flood, Drought) cost 1 Sol less
 
 
 POWER_TEXT = {
-    Power.RICH_SOIL: "Rich soil: growing a tree into the canopy costs 1 Sol less (at least 1)",
-    Power.HIGH_ELEVATION: "High elevation: Ice Storm may be unleashed here",
+    Power.RICH_SOIL: "Rich soil: growing a tree into the canopy costs 1 Sol less (at least 2)",
+    Power.HIGH_ELEVATION: "High elevation: Hard Freeze and Heat Wave cost 1 Sol less (at least 1)",
     Power.FIRE_SEASON: "Fire season: fire disasters cost 1 Sol less (at least 1)",
-    Power.HURRICANE_COAST: "Hurricane coast: Hurricane may be unleashed here",
-    Power.FLOODPLAIN: "Floodplain: Flood may be unleashed here",
+    Power.HURRICANE_COAST: "Hurricane coast: wind disasters cost 1 Sol less (at least 1)",
+    Power.FLOODPLAIN: "Floodplain: Flood and Drought cost 1 Sol less (at least 1)",
 }
+
+POWER_ELEMENT = {
+    Power.FIRE_SEASON: Element.FIRE,
+    Power.HURRICANE_COAST: Element.WIND,
+    Power.FLOODPLAIN: Element.WATER,
+    Power.HIGH_ELEVATION: Element.TEMPERATURE,
+}
+"""Our design: the disasters (by element) that a habitat's power makes 1 Sol cheaper."""
 
 
 @dataclass(frozen=True)
@@ -284,14 +310,16 @@ Card = TreeCard | CloudCard | TrendCard | DisasterCard
 
 
 def _rows(text: str, source: str, columns: tuple[str, ...]) -> list[dict[str, str]]:
-    """The CSV rows of ``text``, checking the header is exactly ``columns``."""
-    reader = csv.DictReader(io.StringIO(text))
+    """The CSV rows of ``text`` (``#`` lines are comments), checking the header is exactly ``columns``."""
+    numbered = [(n, ln) for n, ln in enumerate(text.splitlines(), start=1) if not ln.lstrip().startswith("#")]
+    reader = csv.DictReader(io.StringIO("\n".join(ln for _, ln in numbered)))
     header = tuple(reader.fieldnames or ())
     if header != columns:
         raise CardDataError(f"{source}: the header must be {','.join(columns)}, not {','.join(header)}")
     rows = []
-    for line, row in enumerate(reader, start=2):
+    for index, row in enumerate(reader, start=1):
         if None in row or any(v is None for v in row.values()):
+            line = numbered[index][0] if index < len(numbered) else index + 1
             raise CardDataError(f"{source} line {line}: expected {len(columns)} fields")
         rows.append({k: v.strip() for k, v in row.items()})
     return rows
@@ -366,7 +394,7 @@ def _check_water_pref(tree: TreeCard, row: dict[str, str], source: str) -> None:
     ok = {
         WaterPref.DRY: lo <= 2 and hi <= 6,
         WaterPref.WET: lo >= 4 and hi == MAX_VALUE,
-        WaterPref.BALANCED: 2 <= lo <= 4 and 6 <= hi <= 8,
+        WaterPref.BALANCED: (2 <= lo <= 4 and 6 <= hi <= 8) or (lo <= 3 and hi == MAX_VALUE),
     }[tree.water_pref]
     if not ok:
         raise _fail(source, row, "water_pref", f"is {tree.water_pref.value} but the water range is {lo}-{hi}")
@@ -383,15 +411,17 @@ def parse_trees(
         parts = name.split()
         if len(parts) != 2 or not parts[0][:1].isupper() or not parts[1].islower():
             raise _fail(source, row, "name", "must be a scientific name: Genus species")
-        grow = None if row["grow"] in ("", "none") else _int(row, "grow", source, 1, 3)
+        if row["grow"] in ("", "none"):
+            raise _fail(source, row, "grow", "is empty, but every tree must be able to reach the canopy")
+        low, high = STEP_COSTS[0], STEP_COSTS[-1]
         tree = TreeCard(
             id=first_id + index,
             name=name,
             common=row["common"],
             genus=parts[0],
             water_pref=_enum(row, "water_pref", source, WaterPref),
-            plant=_int(row, "plant", source, 1, 3),
-            grow=grow,
+            plant=_int(row, "plant", source, low, high),
+            grow=_int(row, "grow", source, low, high),
             water_min=_int(row, "water_min", source, MIN_VALUE, MAX_VALUE),
             water_max=_int(row, "water_max", source, MIN_VALUE, MAX_VALUE),
             temp_min=_int(row, "temp_min", source, MIN_VALUE, MAX_VALUE),
@@ -485,7 +515,7 @@ HABITAT_COLUMNS = ("name", "region", "temperature", "water", "preferred", "power
 
 
 def parse_habitats(text: str, trees: list[TreeCard], source: str = "habitats.csv") -> list[HabitatCard]:
-    """Habitat cards from CSV text, validated against the tree cards (preferred species must exist)."""
+    """Habitat cards from CSV text, validated against the tree cards (preferred species exist and fit)."""
     species = {t.name for t in trees}
     genera = {t.genus for t in trees}
     seen: set[str] = set()
@@ -500,8 +530,7 @@ def parse_habitats(text: str, trees: list[TreeCard], source: str = "habitats.csv
                 raise _fail(
                     source, row, "preferred", f"names {entry!r}, which is no tree card's species or genus"
                 )
-        cards.append(
-            HabitatCard(
+        habitat = HabitatCard(
                 id=index,
                 name=name,
                 region=row["region"],
@@ -511,8 +540,21 @@ def parse_habitats(text: str, trees: list[TreeCard], source: str = "habitats.csv
                 power=_enum(row, "power", source, Power),
                 fire_mod=_int(row, "fire_mod", source, -1, 1),
                 wind_mod=_int(row, "wind_mod", source, -1, 1),
-            )
         )
+        misfits = [
+            t.name
+            for t in trees
+            if habitat.prefers(t) and not t.fits(habitat.temperature, habitat.water)
+        ]
+        if misfits:
+            raise _fail(
+                source,
+                row,
+                "preferred",
+                f"covers {', '.join(misfits)}, which cannot be planted here "
+                f"(temperature {habitat.temperature}, water {habitat.water})",
+            )
+        cards.append(habitat)
     return cards
 
 

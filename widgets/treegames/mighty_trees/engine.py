@@ -48,16 +48,19 @@ from .data import (
     COMMAND_SIZE,
     DECK,
     DISCARD_COST,
+    GROW_COST_FLOOR,
     HABITATS,
     MAX_TURNS_LIMIT,
     MAX_VALUE,
     MIN_SOLS_SPENT,
     MIN_VALUE,
     POWER_DISCOUNT,
+    POWER_ELEMENT,
     PREFERRED_BONUS,
     SLOTS,
     SOLS_PER_TURN,
     TREND_COST,
+    TURNS_PER_PLAYER,
     CloudCard,
     DisasterCard,
     Element,
@@ -86,8 +89,9 @@ PLAYERS = (2, 3, 4, 5, 6)
 
 OPTIONS: tuple[Option, ...] = (
     Option("players", PLAYERS, 2, "How many players (the rulebook: 2 to 6)."),
-    Option("max_turns", range(1, MAX_TURNS_LIMIT + 1), 200,
-           "Our interpretation: after this many turns in all, a game nobody has won is a draw."),
+    Option("max_turns", range(0, MAX_TURNS_LIMIT + 1), 0,
+           f"Our interpretation: after this many turns in all, a game nobody has won is a draw; "
+           f"0 (the default) means {TURNS_PER_PLAYER} turns per player."),
     Option("habitats_to_win", (1, 2), 1, "Game Variations: capture 1 habitat, or 2, to win."),
     Option("without_quercus_marilandica", (False, True), False,
            "Game Variations: play without the Quercus marilandica card (71 cards)."),
@@ -161,7 +165,8 @@ class MightyTreesGame(core.GameBase):
         del merged["players"]
         self.num_players = players
         self.options = merged
-        self.max_turns: int = merged["max_turns"]
+        self.max_turns: int = merged["max_turns"] or TURNS_PER_PLAYER * players
+        """The turn limit in force: the option, or (option 0, the default) 30 turns per player."""
         self.habitats_to_win: int = merged["habitats_to_win"]
         self.lingering: bool = not merged["ignore_lingering"]
         self.two_sided: bool = merged["two_sided_disasters"]
@@ -452,21 +457,17 @@ class MightyTreesState(core.FrozenState):
         return getattr(DECK[card], kind) + (PREFERRED_BONUS if self._prefers(card) else 0)
 
     def grow_cost(self, card: int) -> int:
-        """Sols to grow this tree into the canopy here (rich soil takes 1 off, never below 1)."""
+        """Sols to grow this tree into the canopy here (rich soil takes 1 off, never below 2)."""
         cost = DECK[card].grow
-        if self.habitat >= 0 and HABITATS[self.habitat].power is Power.RICH_SOIL:
-            cost = max(1, cost - POWER_DISCOUNT)
+        if self.habitat >= 0 and HABITATS[self.habitat].power is Power.RICH_SOIL and cost > GROW_COST_FLOOR:
+            cost = max(GROW_COST_FLOOR, cost - POWER_DISCOUNT)
         return cost
 
     def disaster_cost(self, card: int) -> int:
-        """Sols to unleash this disaster here (fire season takes 1 off fire, never below 1)."""
+        """Sols to unleash this disaster here (a habitat power takes 1 off its element, never below 1)."""
         d = DECK[card]
         cost = d.cost
-        if (
-            d.element is Element.FIRE
-            and self.habitat >= 0
-            and HABITATS[self.habitat].power is Power.FIRE_SEASON
-        ):
+        if self.habitat >= 0 and POWER_ELEMENT.get(HABITATS[self.habitat].power) is d.element:
             cost = max(1, cost - POWER_DISCOUNT)
         return cost
 
@@ -876,8 +877,8 @@ class MightyTreesState(core.FrozenState):
         self.last_event = f"The habitat is {HABITATS[habitat].name}."
         if self.turn == 0:
             self.phase = Phase.DEAL
-        else:  # a new habitat after a capture (Game Variations: capture 2 habitats)
-            self._regroup()
+        else:  # a new habitat after a capture (Game Variations: capture 2 habitats): the next round begins
+            self._start_turn((self.mover + 1) % self.game.num_players)
 
     def _do_draw(self, card: int) -> None:
         """Move a drawn card into the receiving player's Command."""
@@ -920,7 +921,20 @@ class MightyTreesState(core.FrozenState):
         self.sols = 0
 
     def _start_turn(self, player: int) -> None:
-        """Mobilization Phase: the player's weather ages, then 3 Sols (or max_turns ends the game)."""
+        """Mobilization Phase: the player's weather ages, then 3 Sols (or max_turns ends the game).
+
+        When a round has just ended (every player has had the same number of turns), or max_turns is
+        reached, a player with 2 canopy trees captures the habitat first (:meth:`_round_capturer`).
+        """
+        n = self.game.num_players
+        if self.turn > 0 and self.habitat >= 0 and (self.turn % n == 0 or self.turn >= self.game.max_turns):
+            capturer = self._round_capturer(player)
+            if capturer >= 0:
+                self._capture(capturer)
+                if self.phase is Phase.HABITAT:  # capture 2 habitats: the new habitat comes first
+                    return
+                if self.phase is Phase.GAME_OVER:
+                    return
         self.mover = player
         self.turn += 1
         if self.turn > self.game.max_turns:
@@ -1006,8 +1020,22 @@ class MightyTreesState(core.FrozenState):
             return f"{duel} the attacker {DECK[a].name} dies and goes to the litter."
         return f"{duel} a tie; both trees stand."
 
+    def _round_capturer(self, first: int) -> int:
+        """Who captures at the end of a round: a player with 2 canopy trees, or -1 for nobody.
+
+        Our interpretation of "the first player to have 2 canopy trees": capture is settled when a
+        round ends, so every player has had as many turns.  If several players have 2 canopy trees,
+        the one with the most trees on their side wins it; if still tied, the one earliest in the
+        round (``first`` opens each round), who had them first.
+        """
+        n = self.game.num_players
+        full = [p for p in range(n) if -1 not in self.canopy_slots[SLOTS * p : SLOTS * p + SLOTS]]
+        if not full:
+            return -1
+        return max(full, key=lambda p: (self.tree_count(p), -((p - first) % n)))
+
     def _grow(self, slot: int) -> None:
-        """Grow Trees: move an understory tree into an empty canopy slot; 2 canopy trees capture."""
+        """Grow Trees: move an understory tree into an empty canopy slot (capture waits for the round's end)."""
         me = self.mover
         lo = SLOTS * me
         under, canopy = list(self.under), list(self.canopy_slots)
@@ -1018,16 +1046,29 @@ class MightyTreesState(core.FrozenState):
         self.under, self.canopy_slots = tuple(under), tuple(canopy)
         self.last_event = f"{player_name(me)} grows {DECK[card].name} into canopy slot {target - lo + 1}."
         if -1 not in canopy[lo : lo + SLOTS]:
-            self._capture()
+            self.last_event += (
+                f" {player_name(me)} has 2 canopy trees: if both still stand when this round ends, "
+                f"{player_name(me)} captures the habitat."
+            )
 
-    def _capture(self) -> None:
-        """Capturing a Habitat: the mover takes it; that wins, or (capture-2 variation) a new habitat."""
-        me = self.mover
+    def _capture(self, me: int) -> None:
+        """Capturing a Habitat: player ``me`` takes it; that wins, or (capture-2 variation) a new habitat."""
         captured = list(self.captured)
         captured[me] += 1
         self.captured = tuple(captured)
+        rivals = [
+            player_name(p)
+            for p in range(self.game.num_players)
+            if p != me and -1 not in self.canopy_slots[SLOTS * p : SLOTS * p + SLOTS]
+        ]
+        tie = (
+            f" ({', '.join(rivals)} also had 2; {player_name(me)} has the most trees, or came first in the round)"
+            if rivals
+            else ""
+        )
         self.last_event += (
-            f" {player_name(me)} has 2 canopy trees and captures {HABITATS[self.habitat].name}!"
+            f" The round is over: {player_name(me)} has 2 canopy trees and captures "
+            f"{HABITATS[self.habitat].name}!{tie}"
         )
         if captured[me] >= self.game.habitats_to_win or self.habitats_used.bit_count() == len(HABITATS):
             if captured[me] >= self.game.habitats_to_win:
@@ -1051,10 +1092,17 @@ class MightyTreesState(core.FrozenState):
         self.phase, self.sols = Phase.HABITAT, 0
         self.last_event += " The habitat is cleared and a new one is drawn."
 
-    def _kill_unfit(self, sides: list[int], targets: Targets) -> list[str]:
-        """Trees on ``sides`` (in ``targets`` slots) outside the current ranges die; their names."""
+    def _kill_off_axis(self, sides: list[int], targets: Targets, axis: Element) -> list[str]:
+        """Trees on ``sides`` (in ``targets`` slots) whose range on ``axis`` misses the current value die.
+
+        Our interpretation: a climate card changes one axis (water or temperature), so it kills only the
+        trees whose range on that axis no longer holds; a tree that took root under a cloud that has
+        since gone is not killed for the other axis.  Their names are returned.
+        """
         t, w = self.conditions()
-        return self._kill_where(sides, targets, lambda card: not DECK[card].fits(t, w))
+        if axis is Element.TEMPERATURE:
+            return self._kill_where(sides, targets, lambda c: not DECK[c].temp_min <= t <= DECK[c].temp_max)
+        return self._kill_where(sides, targets, lambda c: not DECK[c].water_min <= w <= DECK[c].water_max)
 
     def _kill_where(self, sides: list[int], targets: Targets, dies: Callable[[int], bool]) -> list[str]:
         """Trees on ``sides`` (in ``targets`` slots) for which ``dies(card)`` holds go to the litter; their names."""
@@ -1073,10 +1121,10 @@ class MightyTreesState(core.FrozenState):
         return dead
 
     def _trend(self, card: int) -> None:
-        """A trend card: a lasting change; trees whose ranges no longer fit die."""
+        """A trend card: a lasting change; trees whose range on its axis no longer holds die."""
         trend: TrendCard = DECK[card]
         self.trends += (card,)
-        dead = self._kill_unfit(list(range(self.game.num_players)), Targets.ALL)
+        dead = self._kill_off_axis(list(range(self.game.num_players)), Targets.ALL, trend.affects)
         self.last_event = (
             f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
             f"{trend.change:+d} for good. " + words.deaths(dead)
@@ -1098,7 +1146,7 @@ class MightyTreesState(core.FrozenState):
         if d.is_climate:
             lingers = d.linger > 0 and self.game.lingering
             self.weather_items += ((card, self.mover, d.linger if lingers else 1),)
-            dead = self._kill_unfit(sides, d.targets)
+            dead = self._kill_off_axis(sides, d.targets, d.element)
             if not lingers:  # it passes at once
                 self.weather_items = self.weather_items[:-1]
                 self.litter |= 1 << card

@@ -70,7 +70,10 @@ def describe(state: MightyTreesState, action: Action) -> str:
         )
     elif verb is Verb.TREND:
         c = DECK[action.card]
-        text = f"Play {c.name}: {c.affects.value} {c.change:+d} for good; unfit trees die{cost}."
+        text = (
+            f"Play {c.name}: {c.affects.value} {c.change:+d} for good; trees whose {c.affects.value} "
+            f"range no longer holds die{cost}."
+        )
     else:
         d = DECK[action.card]
         where = f" on {player_name(action.player)}'s side" if d.sides is Sides.ONE else ""
@@ -88,7 +91,7 @@ def _disaster_effect(state: MightyTreesState, d) -> str:
     if d.is_climate:
         lingers = d.linger and state.game.lingering
         how = f", lingering {d.linger} round(s)" if lingers else ""
-        return f"{d.element.value} {d.strength:+d}{how}; {trees} whose ranges no longer fit die"
+        return f"{d.element.value} {d.strength:+d}{how}; {trees} whose {d.element.value} range no longer holds die"
     h = HABITATS[state.habitat] if state.habitat >= 0 else None
     mod = 0 if h is None else h.fire_mod if d.element.value == "fire" else h.wind_mod
     return f"{d.element.value} force {d.strength + mod}; {trees} with less {d.element.value} strength die"
@@ -107,7 +110,8 @@ def explain(state: MightyTreesState) -> str:
             )
         return (
             f"Game Variations (capture 2 habitats): the captured habitat was cleared; a new one is "
-            f"drawn from the {left} not yet played, then {player_name(state.mover)} Regroups."
+            f"drawn from the {left} not yet played, then the next round begins with "
+            f"{player_name((state.mover + 1) % n)}."
         )
     if phase is Phase.DEAL:
         receiver = state.dealt % n
@@ -192,6 +196,15 @@ def _explain_battle(state: MightyTreesState) -> str:
             if end_reason is None
             else f"not yet: {end_reason}."
         )
+    )
+    n = state.num_players
+    full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
+    last = player_name((me + (-state.turn) % n) % n)
+    lines.append(
+        "Capturing a Habitat (our interpretation): at the end of each round, after "
+        f"{last}'s turn, a player with 2 canopy trees captures the habitat (most trees, then the "
+        "earliest in the round, if several). "
+        + (f"Holding 2 canopy trees now: {', '.join(full)}." if full else "Nobody holds 2 canopy trees now.")
     )
     targets = [player_name(p) for p in range(state.num_players) if p != me and state.tree_count(p) >= 2]
     lines.append(

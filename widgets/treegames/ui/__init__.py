@@ -1,7 +1,21 @@
-"""Views: the ipywidgets/ipycanvas widgets that wrap the engines.
+"""Views: the ipywidgets/ipycanvas widgets that wrap the engines -- the kit at the top, one sub-package per game.
 
-Every picture is computed first as a :class:`~treegames.ui.scene.Scene` (pure
-data, testable without a browser) and then sent to a canvas in one batched
-message by :func:`~treegames.ui.canvas.draw_scene`.  Views import engines;
-engines never import views.
+The kit (shared by every game)
+------------------------------
+* :mod:`.scene` -- a picture as plain data (:class:`~.scene.Scene`), testable without a browser; ``to_svg()``.
+* :mod:`.svg` -- a Scene written as SVG (printable boards, README pictures).
+* :mod:`.canvas` -- a Scene sent to an ipycanvas canvas in one batched message; the only module that
+  touches ipycanvas internals; NaN-safe clicks and keys (:class:`~.canvas.SceneCanvas`).
+* :mod:`.dashboard` -- :class:`~.dashboard.GameDashboard`, the Play page every game builds on.
+* :mod:`.timeline` -- undo and time travel as a list of states; the one "state changed" signal.
+* :mod:`.forms` -- the New game form built from a game's option schema; seats (person or bot).
+* :mod:`.saving` -- Download / Open through the engine's JSON and replay.
+* :mod:`.keyboard` -- cursor movement between legal targets, shortcut keys.
+* :mod:`.safety` -- ``guarded`` callbacks: no visitor ever sees a traceback.
+* :mod:`.styles` -- offline icons, phone-sized layout (CSS); :mod:`.palette` -- colour-blind-safe colours;
+  :mod:`.text` -- counted nouns and message boxes.
+
+One sub-package per game holds only that game's scenes and panels: :mod:`.aspens`
+(``scene``, ``board``, ``play``, ``walkthrough``, ``odds_view``, ``odds_panel``), and
+later ``bosk`` and ``mighty_trees``.  Views import engines; engines never import views.
 """

@@ -1,34 +1,58 @@
-"""Send a Scene to an ipycanvas Canvas in one batched message, and make canvases that Voila never leaves blank."""
+"""Canvases: a Scene sent in one batched message, never blank in Voila, clicks and keys delivered safely.
+
+This is the ONE module that touches ipycanvas internals (``_canvas_manager``,
+``send_draw_command``, ``COMMANDS``, ``_handle_frontend_event``).  Why:
+
+* ipycanvas has no batched text command, so labels are queued straight into
+  the held message (``send_draw_command`` with ``COMMANDS["fillText"]``);
+* ipycanvas remembers which canvas its last command targeted; a page that
+  connects later (Voila renders widgets after the notebook ran) never heard that
+  'switch canvas', so every frame forgets the target first and is complete alone;
+* a client may send any event content: :class:`KitCanvas` guards the event
+  parser itself, so junk never raises in the kernel;
+* tests and benchmarks count comm messages through :func:`capture_messages`
+  instead of reaching into ipycanvas themselves.
+
+Every other module (tests included) uses the public names here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 
 from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import COMMANDS
 from ipywidgets import Layout
 
+from .safety import finite_point, guarded, log
 from .scene import Circles, Polygons, Scene, Segments, Texts
 
+MAX_KEY_LENGTH = 20
+"""Longest key name accepted from a client ('ArrowRight' and friends are shorter)."""
 
-def make_canvas(width: int, height: int) -> Canvas:
-    """A canvas with an explicit pixel Layout, so a surrounding box never stretches it."""
-    return Canvas(
-        width=width,
-        height=height,
-        layout=Layout(width=f"{width}px", height=f"{height}px", min_width=f"{width}px", flex="0 0 auto"),
-    )
+
+class KitCanvas(Canvas):
+    """An ipycanvas Canvas whose front-end event parser is guarded (a malformed event is ignored and logged)."""
+
+    def _handle_frontend_event(self, _, content, buffers):
+        """ipycanvas' parser, but a malformed event from a client is logged and dropped."""
+        try:
+            super()._handle_frontend_event(_, content, buffers)
+        except Exception:  # noqa: BLE001 - any junk a client sends
+            log.warning("ignored a malformed canvas event: %.200r", content, exc_info=True)
+
+
+def make_canvas(width: int, height: int) -> KitCanvas:
+    """A canvas with an explicit pixel size; CSS (ui.styles) may scale it down to fit a phone."""
+    canvas = KitCanvas(width=width, height=height,
+                       layout=Layout(width=f"{width}px", height=f"{height}px", flex="0 0 auto"))
+    canvas.add_class("treegames-canvas")
+    return canvas
 
 
 def draw_scene(canvas: Canvas, scene: Scene) -> None:
-    """Draw ``scene`` on ``canvas`` in one pass inside hold_canvas (one comm message).
-
-    ipycanvas remembers which canvas its last command targeted and only says so
-    again when the target changes.  A page that connects later (Voila renders the
-    widgets after the notebook ran) never heard the first 'switch canvas', so
-    every frame starts by forgetting the target: the frame is then complete on
-    its own, whoever receives it.
-    """
+    """Draw ``scene`` on ``canvas`` in one pass inside hold_canvas (one comm message), naming its canvas again."""
     canvas._canvas_manager._current_canvas = None
     with hold_canvas():
         canvas.clear()
@@ -84,14 +108,53 @@ _DRAW: dict[type, Callable] = {
 }
 
 
-class SceneCanvas:
-    """A canvas bound to a scene-making function: redrawn on demand and for every connecting page."""
+@contextlib.contextmanager
+def capture_messages(canvas: Canvas) -> Iterator[list]:
+    """Inside the block, comm messages the canvas layer would send are collected in the yielded list instead."""
+    manager = canvas._canvas_manager
+    sent: list = []
+    original = manager.send
+    manager.send = lambda *a, **k: sent.append(a)
+    try:
+        yield sent
+    finally:
+        manager.send = original
 
-    def __init__(self, width: int, height: int, make_scene: Callable[[], Scene], draw_now: bool = True):
+
+@contextlib.contextmanager
+def capture_batches(canvas: Canvas) -> Iterator[list]:
+    """Inside the block, each batched frame's command list is collected in the yielded list (not sent)."""
+    manager = canvas._canvas_manager
+    batches: list = []
+    original = manager._send_custom
+    manager._send_custom = lambda command, buffers=(): batches.append(command)
+    try:
+        yield batches
+    finally:
+        manager._send_custom = original
+
+
+def is_switch_command(command) -> bool:
+    """True if a batched command names its target canvas (what a late-connecting page needs first)."""
+    return command[0] == COMMANDS["switchCanvas"]
+
+
+class SceneCanvas:
+    """A canvas bound to a scene-making function: redrawn on demand and for every connecting page.
+
+    ``on_click(fn)`` calls ``fn(x, y)`` (guarded) with finite canvas pixels only:
+    NaN, infinite or non-numeric coordinates from a client are ignored.
+    ``on_key(fn)`` calls ``fn(key, shift)`` (guarded) for keys pressed while the canvas has focus.
+    """
+
+    def __init__(self, width: int, height: int, make_scene: Callable[[], Scene], draw_now: bool = True,
+                 report: Callable[[str], object] | None = None):
         self.canvas = make_canvas(width, height)
         self.make_scene = make_scene
+        self.report = report
         self.frames = 0
-        self.canvas.on_client_ready(self.redraw)
+        self.last_scene: Scene | None = None
+        self.canvas.on_client_ready(guarded(self.redraw, report=report))
         if draw_now:
             self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
 
@@ -100,5 +163,31 @@ class SceneCanvas:
         scene = self.make_scene()
         draw_scene(self.canvas, scene)
         self.frames += 1
+        self.last_scene = scene
         return scene
 
+    def on_click(self, fn: Callable[[float, float], object]) -> None:
+        """Call ``fn(x, y)`` on a mouse press at finite canvas pixel coordinates (guarded)."""
+
+        def clicked(x, y):
+            point = finite_point(x, y)
+            if point is None:
+                log.info("ignored a canvas click at non-finite coordinates %.40r, %.40r", x, y)
+                return None
+            return fn(*point)
+
+        self.canvas.on_mouse_down(guarded(clicked, report=self.report))
+
+    def on_key(self, fn: Callable[[str, bool], object]) -> None:
+        """Call ``fn(key, shift)`` for a key pressed while the canvas has focus (guarded; junk ignored)."""
+
+        def pressed(key, shift_key=False, ctrl_key=False, meta_key=False):
+            if not isinstance(key, str) or not key or len(key) > MAX_KEY_LENGTH or ctrl_key or meta_key:
+                return None
+            return fn(key, bool(shift_key))
+
+        self.canvas.on_key_down(guarded(pressed, report=self.report))
+
+    def focus(self) -> None:
+        """Ask the page to give the canvas keyboard focus."""
+        self.canvas.focus()

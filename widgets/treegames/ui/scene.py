@@ -76,6 +76,33 @@ class Scene:
         """Every label in the scene, in drawing order."""
         return [t for op in self.ops if isinstance(op, Texts) for _, _, t in op.items]
 
+    def text_boxes(self) -> list[tuple[str, tuple[float, float, float, float]]]:
+        """Each label with its approximate box (left, top, right, bottom) in canvas pixels."""
+        return [(t, text_box(op, x, y, t)) for op in self.ops if isinstance(op, Texts) for x, y, t in op.items]
+
+    def to_svg(self) -> str:
+        """The same picture as an SVG document (for handouts and the README pictures)."""
+        from .svg import scene_to_svg
+
+        return scene_to_svg(self)
+
+
+def font_pixels(font: str) -> float:
+    """The pixel size in a CSS font string such as 'bold 12px sans-serif'."""
+    for part in font.split():
+        if part.endswith("px"):
+            return float(part[:-2])
+    return 12.0
+
+
+def text_box(op: Texts, x: float, y: float, text: str) -> tuple[float, float, float, float]:
+    """An approximate box around one label (average glyph 0.6 em wide; bold 0.65 em)."""
+    size = font_pixels(op.font)
+    width = len(text) * size * (0.65 if "bold" in op.font else 0.6)
+    left = {"center": x - width / 2, "right": x - width, "end": x - width}.get(op.align, x)
+    top = {"middle": y - size / 2, "top": y, "hanging": y, "bottom": y - size}.get(op.baseline, y - size * 0.8)
+    return (left, top, left + width, top + size)
+
 
 def _size(op) -> int:
     """How many shapes an operation draws."""

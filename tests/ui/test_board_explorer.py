@@ -8,8 +8,9 @@ import pytest
 from treegames.aspens import make_board
 from treegames.aspens.data import Hex
 from treegames.ui import palette
-from treegames.ui.aspens_board import BoardExplorer
-from treegames.ui.aspens_scene import HexGeometry, board_scene
+from treegames.ui.aspens.board import BoardExplorer
+from treegames.ui.aspens.scene import HexGeometry, board_scene
+from treegames.ui.canvas import capture_batches, capture_messages, is_switch_command
 from treegames.ui.scene import Polygons
 
 
@@ -74,29 +75,23 @@ def test_canvas_has_an_explicit_size():
     assert canvas.layout.width == f"{canvas.width}px" and canvas.layout.height == f"{canvas.height}px"
 
 
-def test_each_frame_is_one_comm_message(monkeypatch):
+def test_each_frame_is_one_comm_message():
     explorer = BoardExplorer()
-    sent = []
-    manager = explorer.view.canvas._canvas_manager
-    monkeypatch.setattr(manager, "send", lambda *a, **k: sent.append(a))
-    explorer.view.redraw()
-    explorer.click(*explorer.geo.center(Hex(1, 1)))
+    with capture_messages(explorer.view.canvas) as sent:
+        explorer.view.redraw()
+        explorer.click(*explorer.geo.center(Hex(1, 1)))
     assert len(sent) == 2
 
 
-def test_every_frame_names_its_canvas_again(monkeypatch):
+def test_every_frame_names_its_canvas_again():
     """The Voila trap: a page connecting later must still learn which canvas a frame targets."""
     explorer = BoardExplorer()
-    sent = []
-    manager = explorer.view.canvas._canvas_manager
-    monkeypatch.setattr(manager, "_send_custom", lambda command, buffers=(): sent.append(command))
-    explorer.view.redraw()
-    explorer.view.redraw()
-    from ipycanvas.canvas import COMMANDS
-
+    with capture_batches(explorer.view.canvas) as sent:
+        explorer.view.redraw()
+        explorer.view.redraw()
     assert len(sent) == 2
     for batch in sent:
-        assert batch[0][0] == COMMANDS["switchCanvas"]
+        assert is_switch_command(batch[0])
 
 
 def test_points_are_float_arrays():

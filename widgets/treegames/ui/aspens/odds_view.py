@@ -1,10 +1,8 @@
 """Odds views for the Sun and Wind dice: exact bar charts, the production chart, and a roll simulator.
 
-Every exact number comes from :mod:`treegames.aspens.odds` (and the Wind die's
-faces from :mod:`treegames.aspens.data`).  The one counterfactual calculation,
-:func:`independent_gain_distribution` ("what if every space had its own die?"),
-is *not* a rule of the game: it exists so a lesson can show why one shared die
-matters.  Pictures are pure :class:`~treegames.ui.scene.Scene` functions, sent
+Every number comes from :mod:`treegames.aspens.odds` (exact odds, moments, the
+"a die for each space" counterfactual, the Wind chances, Sun rolls); this module
+only draws and words them.  Pictures are pure :class:`~treegames.ui.scene.Scene` functions, sent
 to canvases through :class:`~treegames.ui.canvas.SceneCanvas`.
 """
 
@@ -21,32 +19,34 @@ from fractions import Fraction
 import ipywidgets as widgets
 import numpy as np
 
-from ..aspens.data import Direction
-from ..aspens.odds import (
+from ...aspens.data import Direction
+from ...aspens.odds import (
     SUN_FACES,
     WIND_FACES,
+    distribution_mean,
+    distribution_variance,
     expected_gain,
     gain_distribution,
     gain_on_sun,
+    independent_gain_distribution,
     production_probability,
+    roll_sun,
     rulebook_chart,
     variance_gain,
+    wind_valid_probability,
 )
-from . import palette
-from .canvas import SceneCanvas
-from .scene import Polygons, Scene, Segments, Texts, as_points, colours
+from .. import palette, safety
+from ..canvas import SceneCanvas
+from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
+from ..text import plural
 
 __all__ = [
     "SIMULATED_COLOUR",
     "distribution_scene",
     "production_table_html",
-    "independent_gain_distribution",
-    "distribution_mean",
-    "distribution_variance",
     "fraction_text",
     "percent_text",
     "parse_stacks",
-    "wind_valid_probability",
     "wind_table_html",
     "moments_table_html",
     "summary_html",
@@ -113,6 +113,8 @@ def parse_stacks(text: str) -> list[int]:
     parts = [p for p in text.replace(",", " ").replace(";", " ").split() if p]
     heights = []
     for part in parts:
+        if part.startswith("-") and part[1:].isdigit():
+            raise ValueError(f"{part}: a space cannot hold fewer than 0 trees")
         if not part.isdigit():
             raise ValueError(f"'{part}' is not a whole number of trees")
         heights.append(int(part))
@@ -121,38 +123,6 @@ def parse_stacks(text: str) -> list[int]:
     if len(heights) > MAX_SPACES:
         raise ValueError(f"that is more spaces than this page draws (at most {MAX_SPACES})")
     return heights
-
-
-# ---------------------------------------------------------------- distributions
-
-
-def distribution_mean(dist: Mapping[int, Fraction]) -> Fraction:
-    """The exact mean of a distribution given as value -> probability."""
-    return sum((Fraction(k) * p for k, p in dist.items()), Fraction(0))
-
-
-def distribution_variance(dist: Mapping[int, Fraction]) -> Fraction:
-    """The exact variance of a distribution given as value -> probability."""
-    mean = distribution_mean(dist)
-    return sum(((k - mean) ** 2 * p for k, p in dist.items()), Fraction(0))
-
-
-def independent_gain_distribution(stacks: Iterable[int]) -> dict[int, Fraction]:
-    """NOT the game: trees gained if every space rolled its own Sun die (a teaching counterfactual).
-
-    Each space produces with its real chance (:func:`production_probability`), but
-    independently of the others, so the count is a sum of independent yes/no trials.
-    """
-    dist: dict[int, Fraction] = {0: Fraction(1)}
-    for height in stacks:
-        p = production_probability(height)
-        step: dict[int, Fraction] = {}
-        for k, q in dist.items():
-            for gained, chance in ((k, q * (1 - p)), (k + 1, q * p)):
-                if chance:
-                    step[gained] = step.get(gained, Fraction(0)) + chance
-        dist = step
-    return dict(sorted(dist.items()))
 
 
 # ---------------------------------------------------------------- the bar chart scene
@@ -234,7 +204,7 @@ def distribution_scene(
     mean = distribution_mean(dist)
     entries = [("exact", colour, "exact chance")]
     if freqs:
-        entries.append(("simulated", SIMULATED_COLOUR, f"simulated, {total} roll{'s' if total != 1 else ''}"))
+        entries.append(("simulated", SIMULATED_COLOUR, f"simulated, {plural(total, 'roll')}"))
     entries.append(("mean", palette.INK, f"mean {exact_and_decimal(mean)}"))
     legend = _legend_rows(entries, 48.0, width - 8.0)
 
@@ -413,13 +383,6 @@ def stacks_text(stacks: Iterable[int]) -> str:
 # ---------------------------------------------------------------- the Wind die
 
 
-def wind_valid_probability(directions: Iterable[Direction]) -> Fraction:
-    """The chance that at least one of these directions is valid after one roll of the Wind die."""
-    wanted = set(directions)
-    hits = sum(1 for face in WIND_FACES if wanted & set(face.wind_directions()))
-    return Fraction(hits, len(WIND_FACES))
-
-
 def wind_table_html(direction: Direction | None = None) -> str:
     """Each Wind roll with the three directions it makes valid; rows where ``direction`` is valid highlighted."""
     rows = []
@@ -489,9 +452,9 @@ class GainSimulator(widgets.VBox):
         self.reset_button = widgets.Button(description="Reset")
         for button in (self.roll_once, self.roll_hundred, self.reset_button):
             button.layout = widgets.Layout(width="auto")
-        self.roll_once.on_click(lambda _: self.roll(1))
-        self.roll_hundred.on_click(lambda _: self.roll(100))
-        self.reset_button.on_click(lambda _: self.reset())
+        safety.on_click(self.roll_once, lambda: self.roll(1), report=self.report_failure)
+        safety.on_click(self.roll_hundred, lambda: self.roll(100), report=self.report_failure)
+        safety.on_click(self.reset_button, self.reset, report=self.report_failure)
         self.counter = widgets.HTML()
         self.progress = widgets.HTML("")
         self.width, self.height = width, height
@@ -502,6 +465,10 @@ class GainSimulator(widgets.VBox):
         buttons = widgets.HBox([self.roll_once, self.roll_hundred, self.reset_button, self.progress])
         super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas])
         self.add_class("treegames-gain-simulator")
+
+    def report_failure(self, text: str) -> None:
+        """Show a friendly failure sentence (safety.guarded calls this)."""
+        self.progress.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
 
     @property
     def total(self) -> int:
@@ -514,8 +481,8 @@ class GainSimulator(widgets.VBox):
                                   colour=self.colour, title=self.title)
 
     def roll_sun(self) -> int:
-        """One roll of the Sun die with the injected random generator."""
-        return self.rng.choice(SUN_FACES)
+        """One roll of the Sun die with the injected random generator (the engine's sampler)."""
+        return roll_sun(self.rng)
 
     def roll(self, times: int = 1) -> None:
         """Roll the Sun ``times`` times, count the trees gained each time, then redraw once."""
@@ -554,7 +521,7 @@ class GainSimulator(widgets.VBox):
         gained = gain_on_sun(self.stacks, self.last_sun) if self.last_sun is not None else 0
         self.counter.value = (
             f"Rolls so far: <b>{n}</b>. Last roll: Sun <b>{self.last_sun}</b>, "
-            f"{gained} tree{'s' if gained != 1 else ''} gained. "
+            f"{plural(gained, 'tree')} gained. "
             f"Average of your rolls: <b>{float(mean):.3f}</b> (exact mean {decimal_text(expected_gain(self.stacks))})"
         )
 
@@ -565,7 +532,7 @@ class HeightExplorer(widgets.VBox):
     def __init__(self, value: int = 4, max_height: int = 9):
         self.slider = widgets.IntSlider(value=value, min=0, max=max_height, description="Trees on it:",
                                         style={"description_width": "initial"})
-        self.slider.observe(lambda _: self._update(), names="value")
+        safety.observe(self.slider, lambda _v: self._update())
         self.result = widgets.HTML()
         self._update()
         super().__init__([self.slider, self.result])
@@ -576,7 +543,7 @@ class HeightExplorer(widgets.VBox):
         h = self.slider.value
         p = production_probability(h)
         self.result.value = (
-            f"<div style='font-size:14px;line-height:1.6'>A space with <b>{h}</b> tree{'s' if h != 1 else ''} "
+            f"<div style='font-size:14px;line-height:1.6'>A space with <b>{h}</b> {'tree' if h == 1 else 'trees'} "
             f"produces on one Sun roll with chance <b>{fraction_text(p)}</b> ({percent_text(p)}).<br>"
             f"Expected trees per roll: <b>{exact_and_decimal(expected_gain([h]))}</b>; "
             f"variance: <b>{exact_and_decimal(variance_gain([h]))}</b></div>"
@@ -589,7 +556,7 @@ class ForestExplorer(widgets.VBox):
     def __init__(self, stacks: str = "4, 3, 2", colour: str = palette.BLUE):
         self.box = widgets.Text(value=stacks, description="Stack heights:", continuous_update=False,
                                 style={"description_width": "initial"})
-        self.box.observe(lambda _: self._update(), names="value")
+        safety.observe(self.box, lambda _v: self._update(), report=self.report_failure)
         self.message = widgets.HTML()
         self.table = widgets.HTML()
         self.panel = DistributionPanel([0], colour=colour)
@@ -597,6 +564,10 @@ class ForestExplorer(widgets.VBox):
         super().__init__([self.box, self.message,
                           widgets.HBox([self.panel, self.table], layout=widgets.Layout(flex_flow="row wrap"))])
         self.add_class("treegames-forest-explorer")
+
+    def report_failure(self, text: str) -> None:
+        """Show a friendly failure sentence (safety.guarded calls this)."""
+        self.message.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
 
     def _update(self) -> None:
         """Read the box; show the forest's odds or say what is wrong with the text."""
@@ -617,7 +588,7 @@ class WindExplorer(widgets.VBox):
         self.picker = widgets.SelectMultiple(options=[(str(d), d) for d in WIND_FACES], value=tuple(chosen),
                                              rows=6, description="Empty neighbours to the:",
                                              style={"description_width": "initial"})
-        self.picker.observe(lambda _: self._update(), names="value")
+        safety.observe(self.picker, lambda _v: self._update())
         self.result = widgets.HTML()
         self.table = widgets.HTML()
         self._update()
@@ -628,13 +599,17 @@ class WindExplorer(widgets.VBox):
         """Recompute the chance for the chosen directions."""
         chosen = list(self.picker.value)
         p = wind_valid_probability(chosen)
-        names = ", ".join(str(d) for d in chosen) or "no direction"
-        self.result.value = (
-            f"<div style='font-size:14px;padding-left:16px;line-height:1.6'>Chance that at least one of "
-            f"<b>{names}</b> is a valid Wind direction this turn: <b>{fraction_text(p)}</b> "
-            f"({percent_text(p)})<br><span style='color:{palette.MUTED_INK}'>(Hold Ctrl or Shift to pick "
-            f"several.)</span></div>"
-        )
+        hint = (f"<br><span style='color:{palette.MUTED_INK}'>(Hold Ctrl or Shift to pick several.)</span>")
+        style = "font-size:14px;padding-left:16px;line-height:1.6"
+        if not chosen:
+            self.result.value = f"<div style='{style}'>Pick at least one direction to see its chance.{hint}</div>"
+        elif len(chosen) == 1:
+            self.result.value = (f"<div style='{style}'>Chance that <b>{chosen[0]}</b> is a valid Wind direction "
+                                 f"this turn: <b>{fraction_text(p)}</b> ({percent_text(p)}){hint}</div>")
+        else:
+            names = ", ".join(str(d) for d in chosen)
+            self.result.value = (f"<div style='{style}'>Chance that at least one of <b>{names}</b> is a valid "
+                                 f"Wind direction this turn: <b>{fraction_text(p)}</b> ({percent_text(p)}){hint}</div>")
         self.table.value = wind_table_html(chosen[0] if len(chosen) == 1 else None)
 
 
@@ -647,7 +622,7 @@ class Answer(widgets.VBox):
         self.body = widgets.HTML(
             f"<div style='font-size:14px;line-height:1.6;border-left:4px solid {palette.BLUISH_GREEN};"
             f"padding:2px 10px;margin:2px 0 6px'>{answer_html}</div>", layout=widgets.Layout(display="none"))
-        self.button.on_click(lambda _: self.toggle())
+        safety.on_click(self.button, self.toggle)
         super().__init__([self.button, self.body])
         self.add_class("treegames-answer")
 

@@ -6,9 +6,9 @@ import random
 
 import ipywidgets as widgets
 
-from ..aspens import PLAYER_NAMES
-from .aspens_scene import PLAYER_COLOURS
+from ...aspens import PLAYER_NAMES
 from .odds_view import DistributionPanel, GainSimulator, production_table_html
+from .scene import PLAYER_COLOURS
 
 
 class OddsPanel(widgets.VBox):

@@ -11,11 +11,13 @@ import random
 
 import ipywidgets as widgets
 
-from .. import aspens, core
-from ..aspens import GreedyBot, cell_name
-from .aspens_play import dice_scene
-from .aspens_scene import HexGeometry, game_scene
-from .canvas import SceneCanvas
+from ... import aspens, core
+from ...aspens import GreedyBot
+from .. import safety
+from ..canvas import SceneCanvas
+from ..styles import icon_button, stylesheet
+from ..text import message_box
+from .scene import HexGeometry, dice_scene, game_scene
 
 
 def states_from_script(game, steps: list[tuple[str, str]]) -> list:
@@ -55,25 +57,42 @@ class Walkthrough(widgets.VBox):
         self.board_view = SceneCanvas(self.geo.width, self.geo.height,
                                       lambda: game_scene(self.state, self.geo, show_targets=True), draw_now=False)
         self.dice_view = SceneCanvas(250, 92, lambda: dice_scene(self.state), draw_now=False)
-        small = widgets.Layout(width="100px")
-        self.first_button = widgets.Button(description="Start", icon="fast-backward", layout=small)
-        self.back_button = widgets.Button(description="Back", icon="backward", layout=small)
-        self.forward_button = widgets.Button(description="Forward", icon="forward", layout=small)
-        self.last_button = widgets.Button(description="End", icon="fast-forward", layout=small)
-        self.first_button.on_click(lambda _: self.go(0))
-        self.back_button.on_click(lambda _: self.go(self.index - 1))
-        self.forward_button.on_click(lambda _: self.go(self.index + 1))
-        self.last_button.on_click(lambda _: self.go(len(self.states) - 1))
+        self.board_view.canvas.add_class("treegames-board-canvas")
+        self.first_button = icon_button("Start", "first", tooltip="Back to the empty board (Home)")
+        self.back_button = icon_button("Back", "back", tooltip="The step before (B or Left arrow on the board)")
+        self.forward_button = icon_button("Forward", "forward", tooltip="The next step (F or Right arrow on the board)")
+        self.last_button = icon_button("End", "last", tooltip="The last step of the script (End)")
+        report = self.report_failure
+        safety.on_click(self.first_button, lambda: self.go(0), report=report)
+        safety.on_click(self.back_button, lambda: self.go(self.index - 1), report=report)
+        safety.on_click(self.forward_button, lambda: self.go(self.index + 1), report=report)
+        safety.on_click(self.last_button, lambda: self.go(len(self.states) - 1), report=report)
+        self.board_view.on_key(self.key)
         self.counter = widgets.HTML()
         self.caption = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.rule = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.scores = widgets.HTML()
-        right = widgets.VBox([self.dice_view.canvas, self.scores, self.caption, self.rule],
-                             layout=widgets.Layout(width="500px", padding="0 0 0 12px"))
+        right = widgets.VBox([self.dice_view.canvas, self.scores, self.caption, self.rule])
+        right.add_class("treegames-side")
         controls = widgets.HBox([self.first_button, self.back_button, self.forward_button, self.last_button,
                                  self.counter])
-        super().__init__([controls, widgets.HBox([self.board_view.canvas, right])])
+        controls.add_class("treegames-buttons")
+        row = widgets.HBox([self.board_view.canvas, right])
+        row.add_class("treegames-row")
+        super().__init__([controls, row, stylesheet()])
+        self.add_class("treegames-dashboard")
         self.go(0)
+
+    def key(self, key: str, shift: bool = False) -> None:
+        """Keys on the focused board: Left/Right or B/F step, Home/End jump."""
+        moves = {"ArrowRight": self.index + 1, "f": self.index + 1, "ArrowLeft": self.index - 1,
+                 "b": self.index - 1, "Home": 0, "End": len(self.states) - 1}
+        if key in moves:
+            self.go(moves[key])
+
+    def report_failure(self, text: str) -> None:
+        """Show a friendly failure sentence (safety.guarded calls this)."""
+        self.caption.value = message_box(text, error=True)
 
     @property
     def state(self):
@@ -114,12 +133,13 @@ class CascadeExample(widgets.VBox):
                                        lambda: game_scene(self.before, self.geo, show_targets=False))
         self.after_view = SceneCanvas(self.geo.width, self.geo.height,
                                       lambda: game_scene(self.after, self.geo, show_targets=False))
-        filled = ", ".join(sorted(cell_name(c) for c in self.after.last_cascade))
         mover = aspens.PLAYER_NAMES[self.before.current_player]
-        label = widgets.Layout(width=f"{self.geo.width}px")
+        label = widgets.Layout(max_width=f"{self.geo.width}px")
         before_text = widgets.HTML(f"<b>Before:</b> {mover} is about to play <code>{self.after.last_action}</code>.",
                                    layout=label)
         after_text = widgets.HTML(f"<b>After:</b> {html.escape(self.after.last_event)} "
-                                  f"(outlined in purple: {filled})", layout=label)
-        super().__init__([widgets.HBox([widgets.VBox([self.before_view.canvas, before_text]),
-                                        widgets.VBox([self.after_view.canvas, after_text])])])
+                                  "(the filled spaces are ringed in purple)", layout=label)
+        row = widgets.HBox([widgets.VBox([self.before_view.canvas, before_text]),
+                            widgets.VBox([self.after_view.canvas, after_text])])
+        row.add_class("treegames-row")
+        super().__init__([row, stylesheet()])

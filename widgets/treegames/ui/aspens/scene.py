@@ -11,9 +11,9 @@ from functools import cache
 
 import numpy as np
 
-from ..aspens.data import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
-from . import palette
-from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
+from ...aspens.data import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
+from .. import palette
+from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
 
 TILE_ORDER = ("centre", "E", "NE", "NW", "W", "SW", "SE")
 
@@ -122,8 +122,13 @@ def edge_labels(board: Board, geo: HexGeometry) -> list:
     return [
         Texts(rows, font="11px sans-serif", colour=palette.MUTED_INK),
         Texts(columns, font="11px sans-serif", colour=palette.MUTED_INK),
-        Texts(compass, font="bold 15px sans-serif", colour=palette.INK),
+        Texts(compass, font=f"bold {compass_font(geo)}px sans-serif", colour=palette.INK),
     ]
+
+
+def compass_font(geo: HexGeometry) -> int:
+    """Pixel size of the compass letters (smaller on small boards)."""
+    return 15 if geo.size >= 17 else 12
 
 
 @cache
@@ -152,7 +157,7 @@ def board_scene(board: Board, geo: HexGeometry, selected: Hex | None = None) -> 
 def describe_hex(board: Board, cell: Hex) -> str:
     """A short HTML description of a hex: name, coordinates, tile, water, neighbours."""
     if cell not in board:
-        return f"That point is off the board (axial {cell.q}, {cell.r})."
+        return "That point is off the board: click one of the hexes."
     kind = "water tile (never playable)" if board.is_water(cell) else "playable space"
     near = ", ".join(f"{d.name} {cell_name(n)}{' (water)' if board.is_water(n) else ''}"
                      for d in DIRECTIONS if (n := board.neighbor(cell, d)) is not None)
@@ -165,10 +170,17 @@ def describe_hex(board: Board, cell: Hex) -> str:
 
 PLAYER_COLOURS = (palette.ORANGE, palette.BLUE)
 """Aspen orange, Pine blue: the Okabe-Ito pair that stays apart under colour blindness."""
-PLAYER_TINTS = ("#F8DFA6", "#A9CDE6")
-"""Light tints of the player colours for the hexes they own."""
+PLAYER_TINTS = ("#F3C35B", "#A8A8B8")
+"""Tints of the hexes each player owns: Aspen a strong amber, Pine a cool grey with blue hatching.
+
+Chosen apart from the water (#8CC8EE, with waves) and the pale land tones in colour
+and in pattern, so they read apart under colour blindness and in grey print too."""
+PINE_HATCH = palette.BLUE
+"""Colour of the diagonal hatching on Pine's hexes (the pattern that goes with the tint)."""
 TOKEN_INK = (palette.BLACK, "#FFFFFF")
 """Stack-number colour on each player's token, for contrast."""
+CASCADE_RING = palette.REDDISH_PURPLE
+"""The ring on hexes a cascade just filled (drawn over a dark edge so it stands out)."""
 TOKEN_SHAPES = ("circle", "triangle")
 """Aspen's round leaf, Pine's triangle: a shape cue besides the colour."""
 
@@ -215,20 +227,55 @@ def direction_angle(direction) -> float:
     return math.atan2(y, x)
 
 
+WIND_ROLLED = palette.VERMILLION
+"""The rolled Wind direction's arrow (also drawn larger)."""
+WIND_BESIDE = palette.REDDISH_PURPLE
+"""The arrows of the two directions beside the rolled one."""
+
+
 def wind_arrows(state, geo: HexGeometry) -> list:
-    """Arrows at the compass points for the three valid Wind directions (the rolled one bold)."""
+    """Arrows beside the compass letters for the three valid Wind directions (the rolled one larger).
+
+    Each arrow lies next to its compass letter (turned a quarter clockwise from the
+    board centre) and points the Wind's way, so it never covers the letters, the row
+    names or the column numbers; sizes scale with the hexes.
+    """
     winds = state.valid_winds()
     if not winds:
         return []
-    arrows, colours_ = [], []
+    length = min(20.0, geo.size * 1.05)
+    arrows, fills = [], []
     for d in winds:
         x, y = geo.center(Hex(d.delta[0] * (RADIUS + 1), d.delta[1] * (RADIUS + 1)))
         angle = direction_angle(d)
-        back = 36.0
-        start = (x - back * math.cos(angle) - 6 * math.sin(angle), y - back * math.sin(angle))
-        arrows.append(arrow_polygon(start[0], start[1], angle, 20.0, 7.0 if d is state.wind else 5.0))
-        colours_.append(palette.VERMILLION if d is state.wind else palette.REDDISH_PURPLE)
-    return [Polygons(as_points(arrows), colours(colours_), stroke=palette.INK, line_width=0.8)]
+        rolled = d is state.wind
+        width = length * (0.36 if rolled else 0.27)
+        font = compass_font(geo)
+        px, py = -math.sin(angle), math.cos(angle)
+        letter = abs(px) * len(d.name) * font * 0.33 + abs(py) * font * 0.5  # the label's reach that way
+        aside = letter + width + 6.0
+        cx, cy = x + aside * px, y + aside * py
+        start = (cx - length / 2 * math.cos(angle), cy - length / 2 * math.sin(angle))
+        arrows.append(arrow_polygon(start[0], start[1], angle, length, width))
+        fills.append(WIND_ROLLED if rolled else WIND_BESIDE)
+    return [Polygons(as_points(arrows), colours(fills), stroke=palette.INK, line_width=0.8,
+                     tags=tuple(("wind", d.name) for d in winds))]
+
+
+def hatch_segments(centres: np.ndarray, size: float) -> np.ndarray:
+    """Three short rising diagonal lines inside each hex (Pine's pattern), as (n*3, 2, 2) segments."""
+    if len(centres) == 0:
+        return np.zeros((0, 2, 2))
+    inner = size * 0.80
+    along = np.array([1.0, -1.0]) / math.sqrt(2)
+    across = np.array([1.0, 1.0]) / math.sqrt(2)
+    pieces = []
+    for offset in (-0.5, 0.0, 0.5):
+        d = offset * inner
+        half = math.sqrt(max(inner * inner - d * d, 0.0))
+        mid = centres + across * d
+        pieces.append(np.stack([mid - along * half, mid + along * half], axis=1))
+    return np.concatenate(pieces, axis=0)
 
 
 def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
@@ -243,6 +290,9 @@ def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
         cells = owned[player]
         scene.add(Polygons(shrunk(board, geo, cells, 0.97), solid(PLAYER_TINTS[player], len(cells)),
                            tags=tuple(cells)))
+    if owned[1]:
+        scene.add(Segments(hatch_segments(centres[[index[c] for c in owned[1]]], geo.size), stroke=PINE_HATCH,
+                           line_width=1.2))
     if show_targets:
         targets = state.legal_targets()
         plant_here = sorted(targets["seed"] | targets["grow-out"])
@@ -269,8 +319,9 @@ def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
         scene.add(Texts([(x, y + dy, t) for (x, y), t in zip(points.tolist(), labels, strict=True)],
                         font="bold 11px sans-serif", colour=TOKEN_INK[player]))
     cascade = sorted(state.last_cascade)
-    scene.add(Polygons(shrunk(board, geo, cascade, 0.86), None, stroke=palette.REDDISH_PURPLE, line_width=2.0,
-                       tags=tuple(cascade)))
+    ring = shrunk(board, geo, cascade, 0.84)
+    scene.add(Polygons(ring, None, stroke=palette.INK, line_width=5.0, tags=tuple(cascade)))
+    scene.add(Polygons(ring, None, stroke=CASCADE_RING, line_width=3.0, tags=tuple(cascade)))
     last = last_cell(state)
     if last is not None:
         scene.add(Polygons(shrunk(board, geo, [last], 0.98), None, stroke=palette.VERMILLION, line_width=3.5,
@@ -284,3 +335,35 @@ def last_cell(state) -> Hex | None:
     """The hex the last action placed a tree on, if it placed one."""
     action = state.last_action
     return getattr(action, "cell", None)
+
+
+# --------------------------------------------------------------------------
+# The dice
+
+
+def dice_scene(state, width: int = 250, height: int = 92) -> Scene:
+    """The Sun and Wind dice as they lie now, with the three valid Wind directions."""
+    scene = Scene(width, height, background=palette.BACKGROUND)
+    face = 64
+    rolled_sun, rolled_wind = state.sun is not None, state.wind is not None
+    boxes = [[(10, 14), (10 + face, 14), (10 + face, 14 + face), (10, 14 + face)],
+             [(90, 14), (90 + face, 14), (90 + face, 14 + face), (90, 14 + face)]]
+    fills = ["#FFF6B0" if rolled_sun else "#EEEEEE", "#D7ECF8" if rolled_wind else "#EEEEEE"]
+    scene.add(Polygons(as_points(boxes), colours(fills), stroke=palette.INK, line_width=2.0))
+    scene.add(Texts([(42, 8, "Sun"), (122, 8, "Wind")], font="11px sans-serif", colour=palette.MUTED_INK))
+    scene.add(Texts([(42, 47, str(state.sun) if rolled_sun else "?")], font="bold 34px sans-serif",
+                    colour=palette.INK))
+    if rolled_wind:
+        angle = direction_angle(state.wind)
+        cx, cy = 122, 46
+        start = (cx - 20 * math.cos(angle), cy - 20 * math.sin(angle))
+        scene.add(Polygons(as_points([arrow_polygon(*start, angle, 40, 10)]), colours([WIND_ROLLED]),
+                           stroke=palette.INK, line_width=1.0))
+        scene.add(Texts([(122, 71, state.wind.name)], font="bold 11px sans-serif", colour=palette.INK))
+        valid = " · ".join(d.name for d in state.valid_winds())
+        scene.add(Texts([(170, 36, "Grow out:"), (170, 56, valid)], font="13px sans-serif", colour=palette.INK,
+                        align="left"))
+    else:
+        scene.add(Texts([(122, 47, "?")], font="bold 34px sans-serif", colour=palette.INK))
+        scene.add(Texts([(170, 46, "not rolled")], font="13px sans-serif", colour=palette.MUTED_INK, align="left"))
+    return scene

@@ -1,0 +1,67 @@
+"""GreedyBot plans its whole Battle Phase (issue 12): it plays clouds, trends and disasters when they pay."""
+
+from __future__ import annotations
+
+import random
+
+from treegames import core
+from treegames.mighty_trees import GreedyBot, new_game
+
+
+def start(hands, habitat="Piedmont Oak-Hickory Forest", first=1):
+    """A 2-player game after the habitat, the scripted deal (hands[p] = 3 card names) and the first player."""
+    state = new_game(len(hands)).new_initial_state()
+    state = state.apply(f"habitat {habitat}")
+    for i in range(3):
+        for hand in hands:
+            state = state.apply(f"draw {hand[i]}")
+    return state.apply(f"first P{first}")
+
+
+def do(state, *texts):
+    """Apply actions written in notation."""
+    for text in texts:
+        state = state.apply(text)
+    return state
+
+
+def test_greedy_bot_places_a_cloud_to_plant_a_tree_that_needs_it():
+    # Piedmont water 5: Betula nigra (water 6-9) fits only under Cumulonimbus (+2); 1 + 2 Sols
+    state = start([["Cumulonimbus", "Betula nigra", "Wildfire"], ["Acer saccharum", "Ilex opaca", "Fagus grandifolia"]])
+    bot = GreedyBot(random.Random(0))
+    first = bot.choose(state)
+    assert str(first) == "cloud Cumulonimbus"
+    assert str(bot.choose(state.apply(first))) == "plant Betula nigra"
+
+
+def test_greedy_bot_knocks_down_a_rival_about_to_capture():
+    # P1 holds 2 canopy trees of water range 1-5; P2 has the round's last turn and a Wet Trend (water +2)
+    hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], ["Wet Trend", "Ilex opaca", "Fagus grandifolia"]]
+    state = do(start(hands), "plant Pinus virginiana", "end", "draw Quercus rubra")
+    state = do(state, "discard Ilex opaca", "end", "draw Quercus alba")
+    state = do(state, "grow 1", "end", "discard Fagus grandifolia", "end", "draw Carya ovata")
+    state = do(state, "plant Sassafras albidum", "end", "draw Quercus nigra")
+    state = do(state, "discard Quercus alba", "end", "draw Quercus phellos", "grow 1", "end")
+    assert state.current_player == 1
+    assert str(GreedyBot(random.Random(0)).choose(state)) == "trend Wet Trend"
+
+
+def test_greedy_bot_discards_a_tree_that_fits_nowhere_with_a_spare_sol():
+    # After planting Pinus taeda (2 Sols), the spare Sol goes on Taxodium distichum (water 7-9 in water 5)
+    state = start([["Pinus taeda", "Taxodium distichum", "Drought"], ["Acer saccharum", "Ilex opaca", "Fagus grandifolia"]])
+    bot = GreedyBot(random.Random(0))
+    state = state.apply(bot.choose(state))
+    assert [str(a) for a in state.history[-1:]] == ["plant Pinus taeda"]
+    assert str(bot.choose(state)) == "discard Taxodium distichum"
+
+
+def test_greedy_bot_beats_random_bot_in_at_least_nine_games_of_ten():
+    game = new_game(2)
+    wins = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        seat = seed % 2
+        bots = [core.RandomBot(rng), core.RandomBot(rng)]
+        bots[seat] = GreedyBot(rng)
+        wins += core.play(game, bots, rng).winners() == (seat,)
+    assert wins >= 36

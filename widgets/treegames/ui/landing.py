@@ -1,0 +1,73 @@
+"""The landing page's list of every dashboard, read from the notebooks themselves (``tools/update_index.py`` writes it)."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+SECTIONS = {"aspens": "Aspens", "bosk": "Bosk", "mighty_trees": "Mighty Trees", "lab": "The strategy lab"}
+"""Folder -> section title, in page order (other folders follow, titled by their name)."""
+
+
+def notebook_title(path: Path) -> str:
+    """The first '# ' heading of a notebook, or its file name."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, KeyError):
+        return path.stem
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            for line in "".join(cell.get("source", "")).splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return path.stem.replace("-", " ")
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The notebooks folder: the working directory (Voila and nbval run there) or a 'notebooks' folder above it."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "index.ipynb").exists():
+            return folder
+        if (folder / "notebooks" / "index.ipynb").exists():
+            return folder / "notebooks"
+    return here
+
+
+FIRST = ("rules-walkthrough", "play")
+"""Within a game, these pages come first (learn the rules, then play); the rest by name."""
+
+
+def pages_of(root: Path, folder: str) -> list[Path]:
+    """A folder's notebooks, rules walkthrough and Play first."""
+    found = [p for p in (root / folder).glob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+    return sorted(found, key=lambda p: (FIRST.index(p.stem) if p.stem in FIRST else len(FIRST), p.name))
+
+
+def folders_in_order(root: Path) -> list[str]:
+    """The folders holding notebooks: the games in SECTIONS order, then any others by name."""
+    return sorted({p.parent.name for p in root.glob("*/*.ipynb") if ".ipynb_checkpoints" not in p.parts},
+                  key=lambda f: (list(SECTIONS).index(f) if f in SECTIONS else len(SECTIONS), f))
+
+
+def pages_markdown(root: Path | None = None) -> str:
+    """Every dashboard under the notebooks folder as Markdown lists of links, one per game folder."""
+    root = find_root(root)
+    parts = []
+    for folder in folders_in_order(root):
+        items = "".join(f"* [{notebook_title(p)}]({folder}/{p.name})\n" for p in pages_of(root, folder))
+        parts.append(f"### {SECTIONS.get(folder, folder)}\n\n{items}")
+    return "\n".join(parts)
+
+
+def pages_html(root: Path | None = None) -> str:
+    """Every dashboard as linked HTML lists, one per game folder."""
+    root = find_root(root)
+    parts = []
+    for folder in folders_in_order(root):
+        items = "".join(
+            f"<li><a href='{html.escape(folder)}/{html.escape(p.name)}'>{html.escape(notebook_title(p))}</a></li>"
+            for p in pages_of(root, folder))
+        parts.append(f"<h3 style='margin:10px 0 4px'>{html.escape(SECTIONS.get(folder, folder))}</h3><ul>{items}</ul>")
+    return "<div class='treegames-pages' style='font-size:15px;line-height:1.6'>" + "".join(parts) + "</div>"

@@ -1,0 +1,125 @@
+"""Nothing a visitor does may show them a traceback: every widget callback runs guarded.
+
+:func:`guarded` wraps a callback so that any exception is logged on the server
+(``logging``, logger ``treegames.ui``, with the full traceback) and the visitor
+sees one short friendly sentence instead.  The kit connects every button,
+observer, canvas click and key through :func:`on_click`, :func:`observe` and
+:class:`~treegames.ui.canvas.SceneCanvas`, all guarded; :func:`unguarded_callbacks`
+lets a test prove that no callback of a dashboard was left bare.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+log = logging.getLogger("treegames.ui")
+
+FRIENDLY = "Something went wrong with that, so nothing was changed. Please try again or start a new game."
+"""What a visitor is told when a callback fails (the details go to the server log only)."""
+
+MARK = "__treegames_guarded__"
+"""Attribute set on every guarded callback."""
+
+
+def guarded(fn: Callable | None = None, *, report: Callable[[str], Any] | None = None) -> Callable:
+    """Wrap a widget callback: exceptions are logged server-side and reported as one friendly sentence.
+
+    ``report`` receives the friendly text; without it, a method's ``self.report_failure``
+    is used when the first argument has one, otherwise the failure is only logged.
+    """
+    if fn is None:
+        return functools.partial(guarded, report=report)
+    if getattr(fn, MARK, False):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - this is the one place that must catch everything
+            log.exception("widget callback %s failed", getattr(fn, "__qualname__", fn))
+            _report(report, args)
+            return None
+
+    setattr(wrapper, MARK, True)
+    return wrapper
+
+
+def _report(report: Callable[[str], Any] | None, args: tuple) -> None:
+    """Show the friendly sentence wherever the callback's owner shows messages (never raising)."""
+    target = report
+    if target is None and args:
+        target = getattr(args[0], "report_failure", None)
+    if target is None:
+        return
+    try:
+        target(FRIENDLY)
+    except Exception:  # noqa: BLE001 - a broken message area must not raise either
+        log.exception("could not show the failure message")
+
+
+def is_guarded(fn: Callable) -> bool:
+    """True if ``fn`` was wrapped by :func:`guarded`."""
+    return bool(getattr(fn, MARK, False)) or bool(getattr(getattr(fn, "func", None), MARK, False))
+
+
+def on_click(button, fn: Callable[[], Any], report: Callable[[str], Any] | None = None) -> None:
+    """Call ``fn()`` (guarded) when ``button`` is clicked."""
+    button.on_click(guarded(lambda _button: fn(), report=report))
+
+
+def observe(widget, fn: Callable[[Any], Any], names: str = "value",
+            report: Callable[[str], Any] | None = None) -> None:
+    """Call ``fn(new_value)`` (guarded) when a trait of ``widget`` changes."""
+    widget.observe(guarded(lambda change: fn(change["new"]), report=report), names=names)
+
+
+def finite_point(x: Any, y: Any) -> tuple[float, float] | None:
+    """(x, y) as floats if both are finite numbers, else None (NaN, infinity or junk from a client)."""
+    try:
+        fx, fy = float(x), float(y)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not (math.isfinite(fx) and math.isfinite(fy)):
+        return None
+    return fx, fy
+
+
+def _callbacks_of(widget) -> Iterable[tuple[str, Callable]]:
+    """Every callback a visitor can trigger on one widget: clicks, trait observers, canvas events."""
+    dispatcher = getattr(widget, "_click_handlers", None)
+    for cb in getattr(dispatcher, "callbacks", []):
+        yield "click", cb
+    for trait, kinds in getattr(widget, "_trait_notifiers", {}).items():
+        for observers in kinds.values():
+            for cb in observers:
+                owner = getattr(cb, "__self__", None)
+                if owner is widget:  # ipywidgets' own plumbing (e.g. Layout/Style sync)
+                    continue
+                if getattr(cb, "__module__", "").startswith(("ipywidgets", "traitlets", "ipycanvas")):
+                    continue
+                yield f"observe {trait}", cb
+    for name in ("_mouse_down_callbacks", "_key_down_callbacks", "_mouse_move_callbacks", "_mouse_up_callbacks"):
+        for cb in getattr(getattr(widget, name, None), "callbacks", []):
+            yield name.strip("_"), cb
+
+
+def unguarded_callbacks(root) -> list[str]:
+    """Descriptions of every callback under ``root`` (a widget tree) that is not guarded; empty is good."""
+    found, seen, todo = [], set(), [root]
+    while todo:
+        widget = todo.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        for kind, cb in _callbacks_of(widget):
+            if not is_guarded(cb):
+                found.append(f"{type(widget).__name__} {kind}: {getattr(cb, '__qualname__', cb)}")
+        todo.extend(getattr(widget, "children", ()) or ())
+        for extra in getattr(widget, "kit_widgets", ()):  # widgets a view keeps outside its children
+            todo.append(extra)
+    return found

@@ -1,0 +1,112 @@
+"""The kit's page style: offline button icons, canvases that fit a phone, panels that stack, labels never cut.
+
+Button icons are small inline SVG shapes (data URIs used as CSS masks), so the
+pages need no icon font and no network: ipywidgets' ``icon=`` (Font Awesome from a
+CDN) is never used.  :func:`stylesheet` is a widget holding one ``<style>``
+element; every kit dashboard includes it (a page may hold several copies, which
+is harmless).  Give a button an icon with :func:`icon_button`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from urllib.parse import quote
+
+import ipywidgets as widgets
+
+ICONS: dict[str, str] = {
+    "step": "M3 2v12l8-6zM12 2h2v12h-2z",
+    "back": "M13 2v12L5 8zM2 2h2v12H2z",
+    "forward": "M3 2v12l8-6zM12 2h2v12h-2z",
+    "first": "M14 2v12L8 8zM8 2v12L2 8z",
+    "last": "M2 2v12l6-6zM8 2v12l6-6z",
+    "undo": "M6 3L1 7.5 6 12V9c4 0 6.5 1 8 4-.5-4.5-3-8-8-8.5z",
+    "end-turn": "M2 8.5l1.6-1.6L6.5 9.8 12.4 3.9 14 5.5 6.5 13z",
+    "play": "M4 2v12l10-6z",
+    "pause": "M3 2h4v12H3zM9 2h4v12H9z",
+    "new": "M8 2a6 6 0 1 0 6 6h-2a4 4 0 1 1-1.2-2.8L8.5 7.5H14V2l-1.8 1.8A6 6 0 0 0 8 2z",
+    "save": "M7 1h2v7l2.5-2.5L13 7l-5 5-5-5 1.5-1.5L7 8zM2 13h12v2H2z",
+    "open": "M7 12h2V5l2.5 2.5L13 6 8 1 3 6l1.5 1.5L7 5zM2 13h12v2H2z",
+    "picture": "M1 3h14v10H1zm2 2v6h10V5zm1 5 2.5-3 2 2 1.5-1.5L12 10z",
+    "roll": "M2 2h12v12H2zm3 2a1 1 0 1 0 0 2 1 1 0 0 0 0-2zm6 0a1 1 0 1 0 0 2 1 1 0 0 0 0-2zM8 7a1 1 0 1 0 0 2 1 1 0 0 0 0-2zm-3 3a1 1 0 1 0 0 2 1 1 0 0 0 0-2zm6 0a1 1 0 1 0 0 2 1 1 0 0 0 0-2z",
+}
+"""Icon name -> SVG path data on a 16 x 16 grid."""
+
+
+def icon_uri(name: str) -> str:
+    """A data URI holding the icon's SVG (no network needed)."""
+    svg = f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><path d='{ICONS[name]}'/></svg>"
+    return "data:image/svg+xml," + quote(svg)
+
+
+def _icon_rules() -> str:
+    """One CSS rule per icon, drawing it in the button's text colour."""
+    rules = [".tg-icon::before{content:'';display:inline-block;width:13px;height:13px;margin-right:5px;"
+             "vertical-align:-2px;background-color:currentColor;-webkit-mask:var(--tg-icon) center/contain "
+             "no-repeat;mask:var(--tg-icon) center/contain no-repeat}"]
+    rules += [f'.tg-icon-{name}{{--tg-icon:url("{icon_uri(name)}")}}' for name in ICONS]
+    return "\n".join(rules)
+
+
+LAYOUT_CSS = """
+.treegames-canvas{width:auto!important;height:auto!important;max-width:100%!important;min-width:0!important;
+  align-self:flex-start!important;flex:0 0 auto!important}
+.treegames-board-canvas{max-height:calc(100vh - 150px)!important}
+.treegames-row{display:flex;flex-flow:row wrap!important;align-items:flex-start;gap:8px 14px;max-width:100%}
+.treegames-column{flex:0 1 auto!important;min-width:0!important;max-width:100%!important}
+.treegames-side{flex:1 1 330px!important;min-width:0!important;max-width:580px!important}
+.treegames-buttons{display:flex;flex-flow:row wrap!important;gap:4px;max-width:100%}
+.treegames-buttons .jupyter-button,.treegames-buttons .widget-toggle-button{width:auto!important;
+  min-width:max-content!important;margin:0!important;padding:0 10px!important;overflow:visible!important}
+.treegames-wrap{flex-flow:row wrap!important;max-width:100%}
+.treegames-wrap .widget-dropdown,.treegames-wrap .widget-text{max-width:100%}
+.treegames-dashboard{max-width:100%;min-width:0}
+.treegames-dashboard .widget-html-content{overflow-wrap:anywhere}
+.treegames-sr-only{position:absolute!important;width:1px!important;height:1px!important;overflow:hidden!important;
+  clip:rect(0 0 0 0)!important;white-space:nowrap!important}
+.treegames-message{min-height:24px}
+.treegames-dashboard .widget-tab,.treegames-dashboard .lm-TabBar{max-width:100%}
+.treegames-dashboard .widget-select select{max-width:100%}
+@media (max-width:600px){
+  .treegames-side{flex-basis:100%!important;max-width:100%!important}
+  .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
+  .treegames-dashboard .widget-slider{max-width:100%!important}
+  .treegames-dashboard .widget-hslider{width:auto!important}
+}
+"""
+
+
+@cache
+def css() -> str:
+    """The whole style sheet text."""
+    return LAYOUT_CSS + _icon_rules()
+
+
+def stylesheet() -> widgets.HTML:
+    """A widget holding the kit's <style> (add it to every dashboard)."""
+    sheet = widgets.HTML(f"<style>{css()}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    sheet.add_class("treegames-style")
+    return sheet
+
+
+def icon_button(label: str, icon: str, tooltip: str = "", **kwargs) -> widgets.Button:
+    """A button with an offline icon before its label."""
+    button = widgets.Button(description=label, tooltip=tooltip or label, **kwargs)
+    button.add_class("tg-icon")
+    button.add_class(f"tg-icon-{icon}")
+    return button
+
+
+def icon_toggle(label: str, icon: str, tooltip: str = "", **kwargs) -> widgets.ToggleButton:
+    """A toggle button with an offline icon before its label."""
+    button = widgets.ToggleButton(description=label, tooltip=tooltip or label, **kwargs)
+    button.add_class("tg-icon")
+    button.add_class(f"tg-icon-{icon}")
+    return button
+
+
+def set_icon(button, icon: str) -> None:
+    """Swap a button's icon (e.g. play -> pause)."""
+    for name in ICONS:
+        button.remove_class(f"tg-icon-{name}")
+    button.add_class(f"tg-icon-{icon}")

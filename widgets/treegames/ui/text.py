@@ -1,0 +1,45 @@
+"""Small text helpers for views: counted nouns and message boxes (the game's own words come from its engine)."""
+
+from __future__ import annotations
+
+import html
+
+from . import palette
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """'1 space', '2 spaces', '0 trees' (``many`` for irregular plurals)."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+def escape(text: object) -> str:
+    """HTML-escaped text."""
+    return html.escape(str(text))
+
+
+def message_box(text_html: str, error: bool = False) -> str:
+    """A message under the buttons: errors framed in vermillion, notes in blue ('' for no message)."""
+    if not text_html:
+        return ""
+    colour = palette.VERMILLION if error else palette.BLUE
+    role = "alert" if error else "status"
+    return f"<div role='{role}' style='border-left:4px solid {colour};padding:2px 8px'>{text_html}</div>"
+
+
+def panel(text_html: str) -> str:
+    """The grey-blue explanation panel."""
+    return (f"<div style='background:#F4F7FB;padding:6px 10px;border-radius:4px;font-size:13px;"
+            f"line-height:1.5'>{text_html}</div>")
+
+
+def option_label(name: str) -> str:
+    """'cascade_timing' -> 'Cascade timing'."""
+    words = name.replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def value_label(value: object) -> str:
+    """An option value for people: 'each-tree' -> 'each tree', 2 -> '2'."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("-", " ").replace("_", " ")
