@@ -235,3 +235,21 @@ def test_a_failing_callback_shows_the_friendly_sentence(monkeypatch):
     lab.next_page.disabled = False
     lab.next_page.click()
     assert safety.FRIENDLY in lab.status.value
+
+
+@pytest.mark.parametrize(("game", "bots"), [("aspens", ("greedy", "random")), ("bosk", ("random", "greedy", "random")),
+                                            ("mighty_trees", ("greedy", "random"))])
+def test_a_lab_game_opens_on_its_play_page(game, bots):
+    from treegames.lab import play_game, saved_game
+    from treegames.ui.aspens.play import AspensPlay
+    from treegames.ui.bosk.play import BoskPlay
+    from treegames.ui.mighty_trees.play import MightyTreesPlay
+
+    dashboard = {"aspens": AspensPlay, "bosk": BoskPlay, "mighty_trees": MightyTreesPlay}[game]
+    spec = TournamentSpec(game, bots, games=6, seed=5)
+    page = dashboard(players=len(bots)) if game != "aspens" else dashboard()
+    page.open_saved(saved_game(spec, 5))
+    record = play_game(spec, 5)
+    assert page.state.is_terminal()
+    assert tuple(page.state.scores()) == record.scores and tuple(page.state.winners()) == record.winners
+    assert len(page.timeline.states) == record.actions + 1, "every step of the game can be stepped through"
