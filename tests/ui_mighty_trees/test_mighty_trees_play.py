@@ -236,3 +236,20 @@ def test_the_keyboard_chooses_a_card_and_plays_it():
     if w.pending is not None:
         w.confirm_button.click()
     assert len(w.timeline.states) == steps + 1
+
+
+def test_during_a_bots_turn_no_panel_names_the_bots_cards():
+    w = MightyTreesPlay(seed=5, seats=(PERSON, "greedy"))
+    w.run_auto()
+    w.play(mt.Action(mt.Verb.DISCARD, w.state.hand(w.state.mover)[0].id, place="hand"))
+    w.end_turn()
+    while not (w.state.phase is mt.Phase.BATTLE and w.state.mover == 1):
+        assert w.step()
+    s = w.state
+    bot_cards = [private_words(c) for c in s.hand(1)]
+    pages = [w.explanation.value, w.message.value, w.words.value, w.odds_panel.body.value, drawn_text(w),
+             " ".join(label for label, _ in w.event_log.options), str(w.action_list.options)]
+    for words in bot_cards:
+        for page in pages:
+            assert words not in page, (words, page[:200])
+    assert "Battle Phase" in w.explanation.value  # the public lines are still there
