@@ -512,7 +512,7 @@ def test_scene_canvas_click_gets_plain_floats():
 
 
 def test_the_landing_page_links_every_notebook_by_its_title(tmp_path):
-    from treegames.ui.landing import pages_html, pages_markdown
+    from treegames.ui.landing import pages_html
 
     (tmp_path / "index.ipynb").write_text("{}")
     (tmp_path / "zeta").mkdir()
@@ -525,4 +525,4 @@ def test_the_landing_page_links_every_notebook_by_its_title(tmp_path):
     assert "<a href='aspens/broken.ipynb'>broken</a>" in page
     assert page.index("Aspens") < page.index("zeta"), "the games come first"
     (tmp_path / "aspens" / "play.ipynb").write_text("{}")
-    assert pages_markdown(tmp_path).index("aspens/play.ipynb") < pages_markdown(tmp_path).index("broken")
+    assert pages_html(tmp_path).index("aspens/play.ipynb") < pages_html(tmp_path).index("broken")
