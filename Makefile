@@ -4,18 +4,33 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make serve` runs from a runtime-only environment (no pytest, Playwright, hypothesis or ruff).
+SERVE_VENV := $(VENV)/runtime
+SERVE_STAMP := $(SERVE_VENV)/.installed
+# JupyterHub's proxy (configurable-http-proxy) from npm, kept inside the project for the hub test.
+NODE_PREFIX := $(VENV)/node
+CHP := $(NODE_PREFIX)/node_modules/.bin/configurable-http-proxy
 PORT ?= 8866
+HOST ?= 127.0.0.1
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve test lint bench venv chromium clean
+.PHONY: serve serve-env test lint bench venv chromium hub-proxy pictures clean
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,hub]'
 	@touch $(STAMP)
+
+serve-env: $(SERVE_STAMP)
+
+$(SERVE_STAMP): pyproject.toml
+	@test -x $(SERVE_VENV)/bin/python || $(PYTHON) -m venv $(SERVE_VENV)
+	$(SERVE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SERVE_VENV)/bin/python -m pip install --quiet -e .
+	@touch $(SERVE_STAMP)
 
 chromium:
 	@if [ -x "$(CHROMIUM)" ]; then \
@@ -29,22 +44,39 @@ chromium:
 		exit 1; \
 	fi
 
-serve: venv
-	@echo "Dashboards: http://127.0.0.1:$(PORT)/voila/render/index.ipynb   (Ctrl-C stops the server)"
-	$(BIN)/voila notebooks --no-browser --port=$(PORT) --Voila.ip=127.0.0.1 \
-		--VoilaConfiguration.show_tracebacks=False --VoilaConfiguration.preheat_kernel=True \
-		--VoilaConfiguration.default_pool_size=1 \
-		--MappingKernelManager.cull_idle_timeout=900 --MappingKernelManager.cull_interval=60
+hub-proxy: $(CHP)
+
+$(CHP):
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+			echo "Installing Debian's npm for JupyterHub's proxy..."; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+		else \
+			echo "The JupyterHub test needs npm (sudo apt-get install npm)"; exit 1; \
+		fi; \
+	fi
+	npm install --silent --no-audit --no-fund --prefix $(NODE_PREFIX) configurable-http-proxy@5
+	@test -x $(CHP)
+
+# HOST=0.0.0.0 serves every network interface (the launcher prints what that exposes);
+# if PORT is taken the next free one is used and the real URL is printed.
+serve: serve-env
+	$(SERVE_VENV)/bin/python -m treegames.serving notebooks --host=$(HOST) --port=$(PORT)
 
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks
 
-test: venv chromium lint
+test: venv chromium hub-proxy lint
 	$(BIN)/python -m pytest tests notebooks --nbval-lax -p no:cacheprovider
 
 bench: venv chromium
 	@set -e; for script in benchmarks/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script; done
+
+# The README's pictures (tools/make_pictures.py drives Chromium over the dashboards).
+pictures: venv chromium
+	@if [ -f tools/make_pictures.py ]; then $(BIN)/python tools/make_pictures.py; \
+	else echo "tools/make_pictures.py is not there yet: nothing to do"; fi
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .hypothesis

@@ -126,22 +126,32 @@ class Server:
 
 
 CULL_ARGS = ["--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=60"]
-"""Kernels of closed pages are stopped after 15 idle minutes (closing a tab does not stop its kernel)."""
+"""Kept for callers: the class server's settings already cull kernels of closed pages after 15 idle minutes."""
 
 
 def start_voila(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None,
                 preheat: bool = True, extra: list[str] | None = None) -> Server:
-    """Voila serving every notebook under ``root`` on a free loopback port, as ``make serve`` does.
+    """Voila serving every notebook under ``root`` on a free loopback port, exactly as ``make serve`` does.
 
-    With ``preheat`` (the default, like ``make serve``) each notebook runs in a waiting kernel before any
-    page connects, so every canvas has been drawn once before its page exists: the Voila trap path.
+    It is the class server (``treegames.serving``: checked kernel websocket, limits, culling, preheated
+    kernels). With ``preheat`` (the default, like ``make serve``) each notebook runs in a waiting kernel
+    before any page connects, so every canvas has been drawn once before its page exists: the Voila trap
+    path. ``extra`` adds Voila options (they win over the settings).
+    """
+    return start_class_server(root, python=python, port=port, preheat=preheat, extra=extra)
+
+
+def start_class_server(root: Path = NOTEBOOKS, python: Path | None = None, port: int | None = None,
+                       preheat: bool = True, extra: list[str] | None = None, env: dict | None = None) -> Server:
+    """The class server exactly as ``make serve`` starts it (``python -m treegames.serving``), on loopback.
+
+    Every serving setting comes from ``treegames.serving.settings``; ``extra`` adds Voila options.
     """
     port = port or free_port()
     exe = str(python or sys.executable)
-    argv = [exe, "-m", "voila", str(root), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-            "--VoilaConfiguration.show_tracebacks=False", f"--VoilaConfiguration.preheat_kernel={preheat}",
-            "--VoilaConfiguration.default_pool_size=1", *(CULL_ARGS if extra is None else extra)]
-    return Server(argv, port, cwd=root, log_name="voila")
+    argv = [exe, "-m", "treegames.serving", str(root), f"--port={port}", "--host=127.0.0.1",
+            *([] if preheat else ["--no-preheat"]), *(extra or [])]
+    return Server(argv, port, cwd=root, log_name="class-server", env=env)
 
 
 def start_jupyter(kind: str, root: Path = ROOT, python: Path | None = None, env: dict | None = None) -> Server:

@@ -471,19 +471,20 @@ def test_disaster_ground_fire_strikes_only_understory_and_crown_fire_only_canopy
 
 
 def test_disaster_drought_lingers_two_rounds_and_kills_unfit_trees():
-    hands = [["Drought", "Liriodendron tulipifera", "Quercus alba"], ["Magnolia virginiana", "Ilex opaca", "Fagus grandifolia"]]
+    hands = [["Drought", "Liriodendron tulipifera", "Quercus alba"], ["Magnolia virginiana", "Quercus marilandica", "Fagus grandifolia"]]
     state = do(start(hands), "plant Liriodendron tulipifera", "end", "draw Quercus rubra")  # water 4-7
-    state = pass_turn(state, "Ilex opaca", "Carya ovata")
+    state = pass_turn(state, "Fagus grandifolia", "Carya ovata")
     state = do(state, "disaster Drought")  # water 5 - 2 = 3
     assert state.understory(0) == (None, None) and state.water == 3
     assert [(c.name, o, r) for c, o, r in state.lingering] == [("Drought", 0, 2)]
     state = do(state, "end", "draw Pinus echinata")
     refused(state, "plant Magnolia virginiana", "water 3")
-    state = pass_turn(state, "Fagus grandifolia", "Quercus phellos")
+    state = do(state, "plant Quercus marilandica", "end", "draw Quercus phellos")  # water 1-4: fits only now
     assert [(c.name, r) for c, _, r in state.lingering] == [("Drought", 1)]
     state = pass_turn(state, "Quercus rubra", "Quercus nigra")
-    state = pass_turn(state, "Carya ovata", "Juglans nigra")
+    state = pass_turn(state, "Magnolia virginiana", "Juglans nigra")
     assert state.lingering == () and state.water == 5 and "Drought" in names(state.litter_cards)
+    assert names(state.understory(1)) == ("Quercus marilandica", None)  # a card leaving play kills nothing
 
 
 def test_game_variations_ignore_lingering():

@@ -58,3 +58,28 @@ def test_the_experiment_widget_runs_and_shows_the_model():
     e.run()
     assert e.progress.value == 10 and "tie for first" in e.summer.value
     assert "exact (model)" in e.model.value and not e.run_button.disabled
+
+
+def test_every_lesson_callback_is_guarded():
+    from treegames import bosk
+    from treegames.ui import safety
+    from treegames.ui.bosk.tables import MajorityTable, winter_rows
+
+    table = MajorityTable("Region", bosk.PLAYER_NAMES[:2])
+    table.show(winter_rows(bosk.new_game(2).new_initial_state()))
+    for widget in (WhatIf(), Exercises(), Experiment(games=10), table):
+        assert safety.unguarded_callbacks(widget) == []
+
+
+def test_a_run_with_a_greedy_bot_is_capped_to_keep_the_server_quick(monkeypatch):
+    import treegames.ui.bosk.lesson as lesson
+
+    played = []
+    real = lesson.run_experiment
+    monkeypatch.setattr(lesson, "run_experiment",
+                        lambda players, n, bots, progress=None: played.append(n) or real(players, 2, bots))
+    e = Experiment(players=2, games=10)
+    e.bots.value = "mixed"
+    e.games.value = 400
+    e.run()
+    assert played == [lesson.MAX_GREEDY_GAMES] and e.games.value == lesson.MAX_GREEDY_GAMES

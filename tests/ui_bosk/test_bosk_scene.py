@@ -11,6 +11,7 @@ from bosk_moments import covering_moment, play_until
 from treegames import bosk
 from treegames.ui import palette
 from treegames.ui.bosk.scene import (
+    PATTERN_INK,
     PLAYER_COLOURS,
     PLAYER_SHAPES,
     REGION_STYLES,
@@ -69,18 +70,22 @@ def test_regions_differ_in_colour_and_in_pattern():
     assert set(REGION_STYLES) == set(bosk.new_game(2).park.region_names) == set(bosk.new_game(4).park.region_names)
 
 
-def test_each_region_is_patterned_over_its_squares():
+def test_every_square_carries_its_regions_pattern():
     state = bosk.new_game(2).new_initial_state()
+    park = state.park
+    geo = ParkGeometry.for_park(park)
     scene = park_scene(state)
-    inks = {op.stroke for op in scene.ops if isinstance(op, Segments)}
-    dotted = [op for op in scene.ops if isinstance(op, Circles)
-              and np.all(op.fill == np.array(hex_to_rgb(REGION_STYLES["Meadow"].ink), dtype=np.uint8))]
-    for name, style in REGION_STYLES.items():
-        if style.pattern == "dots":
-            meadow = len(state.park.region_squares[state.park.region_names.index(name)])
-            assert dotted and len(dotted[0].centres) == 5 * meadow
-        else:
-            assert style.ink in inks, f"{name} has no {style.pattern} hatching"
+    hatching = next(op for op in scene.ops if isinstance(op, Segments) and op.stroke == PATTERN_INK)
+    mids = hatching.points.mean(axis=1)
+    dots = [op for op in scene.ops if isinstance(op, Circles)
+            and np.all(op.fill == np.array(hex_to_rgb(REGION_STYLES["Meadow"].ink), dtype=np.uint8))][0]
+    for sq in range(park.num_squares):
+        r, c = park.square_rc(sq)
+        x0, y0 = geo.x0 + c * geo.cell, geo.y0 + r * geo.cell
+        name = park.region_names[park.terrain[sq]]
+        marks = dots.centres if REGION_STYLES[name].pattern == "dots" else mids
+        inside = (marks[:, 0] > x0) & (marks[:, 0] < x0 + geo.cell) & (marks[:, 1] > y0) & (marks[:, 1] < y0 + geo.cell)
+        assert inside.sum() >= 3, f"{bosk.square_name(r, c)} ({name}) has no {REGION_STYLES[name].pattern} pattern"
 
 
 def test_legend_names_every_region_and_player_shape():

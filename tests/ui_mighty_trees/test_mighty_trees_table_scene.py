@@ -183,6 +183,9 @@ def test_the_chosen_card_and_its_targets_are_outlined():
         return sum(len(op.points) for op in scene.ops if isinstance(op, Polygons) and op.stroke == colour)
     assert strokes(chosen, ts.SELECT) == strokes(plain, ts.SELECT) + 1
     assert strokes(chosen, ts.TARGET) > strokes(plain, ts.TARGET)
+    for place in [("litter",), ("habitat",), ("side", (me + 1) % state.num_players)]:
+        lit = ts.table_scene(view, ts.TableOptions(selected=card.id, targets=frozenset({place})))
+        assert strokes(lit, ts.TARGET) == strokes(plain, ts.TARGET) + 1, place
 
 
 # ---------------------------------------------------------------- clicks
@@ -236,12 +239,16 @@ def test_attacking_a_canopy_tree_is_refused_by_rule_2():
     assert result.message  # the engine's reason, naming the rule
 
 
-@given(st.integers(0, 300), st.integers(2, 5), st.integers(10, 200))
-@settings(max_examples=30, deadline=None)
-def test_every_legal_action_can_be_made_by_two_clicks(seed, players, steps):
+VARIATIONS = [{}, {"two_sided_disasters": True}, {"habitats_to_win": 2}, {"ignore_lingering": True},
+              {"without_quercus_marilandica": True}]
+
+
+@given(st.integers(0, 300), st.integers(2, 5), st.integers(10, 200), st.sampled_from(VARIATIONS))
+@settings(max_examples=40, deadline=None)
+def test_every_legal_action_can_be_made_by_two_clicks(seed, players, steps, variation):
     rng = random.Random(seed)
     bot = core.RandomBot(rng)
-    state = mt.new_game(players).new_initial_state()
+    state = mt.new_game(players, **variation).new_initial_state()
     for _ in range(steps):
         if state.is_terminal():
             return

@@ -28,6 +28,7 @@ from ...bosk.scoring import (
     exact_case_odds,
     majority,
 )
+from .. import safety
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
 SEASONS = {"Summer (a trail)": SUMMER_POINTS, "Winter (a region)": WINTER_POINTS}
@@ -96,8 +97,8 @@ class WhatIf(widgets.VBox):
         self.result = widgets.HTML()
         self.unit = widgets.HTML()
         for w in (self.season, self.players, *self.sliders):
-            w.observe(self._changed, names="value")
-        self.players.observe(self._players_changed, names="value")
+            safety.observe(w, self._changed, report=self._report)
+        safety.observe(self.players, self._players_changed, report=self._report)
         super().__init__([self.season, self.players, self.unit, *self.sliders, widgets.HTML("<b>Try every case:</b>"),
                           self.examples, self.result])
         self.add_class("bosk-what-if")
@@ -132,9 +133,13 @@ class WhatIf(widgets.VBox):
         for case, values in every_case(n):
             b = widgets.Button(description=case.value, layout=widgets.Layout(width="auto"),
                                tooltip=f"Set the totals to {values}")
-            b.on_click(lambda _b, v=values: self.set_values(v))
+            safety.on_click(b, lambda v=values: self.set_values(v), report=self._report)
             buttons.append(b)
         self.examples.children = buttons
+
+    def _report(self, text: str) -> None:
+        """Show a friendly failure sentence where the result goes."""
+        self.result.value = f"<p style='color:#D55E00'>{html.escape(text)}</p>"
 
     def _changed(self, _change) -> None:
         """Recompute places and points with the engine's function."""
@@ -211,7 +216,7 @@ class Exercises(widgets.VBox):
             button = widgets.ToggleButton(description="Show answer", icon="eye", layout=widgets.Layout(width="150px"))
             answer = widgets.HTML(layout=widgets.Layout(display="none"))
             answer.value = f"<div style='background:#EEF6EE;padding:4px 8px;font-size:14px'>{html.escape(ex.answer)}</div>"
-            button.observe(lambda change, a=answer, b=button: self._toggle(change, a, b), names="value")
+            safety.observe(button, lambda on, a=answer, b=button: self._toggle(on, a, b))
             self.buttons.append(button)
             self.answers.append(answer)
             children += [widgets.HTML(f"<p style='font-size:14px;margin:8px 0 2px'><b>{i}.</b> "
@@ -220,10 +225,10 @@ class Exercises(widgets.VBox):
         self.add_class("bosk-exercises")
 
     @staticmethod
-    def _toggle(change, answer: widgets.HTML, button: widgets.ToggleButton) -> None:
+    def _toggle(on: bool, answer: widgets.HTML, button: widgets.ToggleButton) -> None:
         """Show or hide one answer."""
-        answer.layout.display = "" if change["new"] else "none"
-        button.description = "Hide answer" if change["new"] else "Show answer"
+        answer.layout.display = "" if on else "none"
+        button.description = "Hide answer" if on else "Show answer"
 
 
 # ----------------------------------------------------------------------------------------- experiment
@@ -299,6 +304,12 @@ def model_counts(players: int, values: Sequence[int], samples: int, rng: random.
     return Counter(classify([rng.choice(values) for _ in range(players)])[0] for _ in range(samples))
 
 
+MAX_GAMES = 500
+"""The most random-bot games one Run plays (well under a second)."""
+MAX_GREEDY_GAMES = 100
+"""The most games with a greedy bot one Run plays (a few seconds), so one visitor never hogs a shared server."""
+
+
 class Experiment(widgets.VBox):
     """Run many games and count how often each tie case really happens; compare with an exact model."""
 
@@ -307,10 +318,10 @@ class Experiment(widgets.VBox):
                                              style={"button_width": "48px"})
         self.bots = widgets.ToggleButtons(options=[("random bots", "random"), ("1 greedy + random", "mixed")],
                                           value=bots, description="Played by:", style={"button_width": "130px"})
-        self.games = widgets.BoundedIntText(value=games, min=10, max=2000, step=10, description="Games:",
+        self.games = widgets.BoundedIntText(value=games, min=10, max=MAX_GAMES, step=10, description="Games:",
                                             layout=widgets.Layout(width="200px"))
         self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
-        self.run_button.on_click(lambda _: self.run())
+        safety.on_click(self.run_button, self.run, report=self._report)
         self.progress = widgets.IntProgress(value=0, min=0, max=games, description="Played:",
                                             layout=widgets.Layout(width="330px"))
         self.summer = widgets.HTML()
@@ -323,9 +334,16 @@ class Experiment(widgets.VBox):
                           self.model])
         self.add_class("bosk-experiment")
 
+    def _report(self, text: str) -> None:
+        """Show a friendly failure sentence under the tables."""
+        self.model.value = f"<p style='color:#D55E00'>{html.escape(text)}</p>"
+
     def run(self) -> CaseTally:
         """Play the games (showing progress) and show the counts."""
-        n = self.games.value
+        cap = MAX_GREEDY_GAMES if self.bots.value != "random" else MAX_GAMES
+        n = max(1, min(int(self.games.value), cap))
+        if n != self.games.value:
+            self.games.value = n
         self.run_button.disabled = True
         self.progress.max, self.progress.value = n, 0
         try:

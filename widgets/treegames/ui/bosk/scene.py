@@ -9,7 +9,7 @@ without a browser.  Three pictures:
   and the Hiker beside the start player;
 * :func:`legend_scene` -- what each colour, pattern and mark means.
 
-Naming on screen follows the engine's notation (``treegames.bosk.park``):
+Naming on screen follows the engine's notation (``treegames.bosk.data``):
 lower-case letters along the top and numbers on the left name the trails (so
 intersection ``c4`` is where trail ``c`` meets trail ``4``); capitals along the
 bottom and numbers on the right name the squares (``C4``).
@@ -25,11 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...bosk import DIRECTIONS, LEAF_TILES, PLAYER_NAMES, WIND_SPOT_TREE_VALUE, Kind, Park, Phase
-
-try:  # the board files' loader (bosk/data.py after the protocol refactor; bosk/park.py before it)
-    from ...bosk.data import BOARD_FOR_PLAYERS, load_park
-except ImportError:  # pragma: no cover - older engine layout
-    from ...bosk.park import BOARD_FOR_PLAYERS, load_park
+from ...bosk.data import BOARD_FOR_PLAYERS, load_park
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
 from .targets import Targets, targets
@@ -55,6 +51,8 @@ TARGET = palette.HIGHLIGHT
 SQUIRREL_TARGET = palette.SKY_BLUE
 """Where the squirrel may go."""
 TRAIL_INK = "#7D6B4A"
+PATTERN_INK = "#5E5E5E"
+"""One ink for every hatching pattern: the patterns' shapes tell the regions apart, the fills' colours too."""
 GREYED = "#D9D9D9"
 
 
@@ -112,6 +110,13 @@ class ParkGeometry:
     @classmethod
     def for_park(cls, park: Park, cell: float = 40.0) -> ParkGeometry:
         """The geometry of a park in play (3 players: the 4-player side with its border ring drawn)."""
+        return cls(size=park.size, border=park.inset, cell=cell)
+
+    @classmethod
+    def fitted(cls, park: Park, width: int = 488) -> ParkGeometry:
+        """The geometry whose canvas is ``width`` pixels wide for this park (same canvas for every player count)."""
+        probe = cls.for_park(park)
+        cell = (width - 2 * (probe.band + probe.label)) / probe.shown
         return cls(size=park.size, border=park.inset, cell=cell)
 
     @property
@@ -218,8 +223,12 @@ class ParkGeometry:
             return [(b + near, a), (b + far, a), (b + far, b), (b + near, b)]
         return [(a - far, a), (a - near, a), (a - near, b), (a - far, b)]
 
-    def wind_spot_centre(self, side: int, spot: int) -> tuple[float, float]:
+    def wind_spot_centre(self, side: int, spot: float) -> tuple[float, float]:
         """Centre of wind-board spot ``spot`` (1-8) laid along a side, spot 1 at the west or north end."""
+        return _spot_centre(self, side, spot)
+
+    def _spot_centre(self, side: int, spot: float) -> tuple[float, float]:
+        """Uncached :meth:`wind_spot_centre`."""
         corners = self.side_band(side)
         xs = [p[0] for p in corners]
         ys = [p[1] for p in corners]
@@ -229,18 +238,50 @@ class ParkGeometry:
         return ((min(xs) + max(xs)) / 2, min(ys) + t * (max(ys) - min(ys)))
 
 
+@cache
+def _spot_centre(geo: ParkGeometry, side: int, spot: float) -> tuple[float, float]:
+    """Wind spot centres, computed once per geometry."""
+    return geo._spot_centre(side, spot)
+
+
 # ----------------------------------------------------------------------------------------- shapes
 
 
-def shape_points(shape: str, centres: np.ndarray, radius: float) -> np.ndarray:
-    """Polygons for a token shape centred on each point (circle tokens are drawn as Circles instead)."""
-    unit = {
-        "square": [(-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)],
-        "triangle": [(0.0, -1.15), (1.05, 0.8), (-1.05, 0.8)],
-        "diamond": [(0.0, -1.2), (1.2, 0.0), (0.0, 1.2), (-1.2, 0.0)],
-    }[shape]
-    offsets = np.array(unit) * radius
-    return centres[:, None, :] + offsets[None, :, :]
+_SHAPE_UNITS = {
+    "square": ((-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)),
+    "triangle": ((0.0, -1.15), (1.05, 0.8), (-1.05, 0.8)),
+    "diamond": ((0.0, -1.2), (1.2, 0.0), (0.0, 1.2), (-1.2, 0.0)),
+}
+
+
+def tokens_ops(items: list[tuple[int, float, float, float, str, object]], font: str) -> list:
+    """Batched operations for many players' tokens: (player, x, y, radius, label, tag) each.
+
+    Tokens are grouped by how they are drawn (circles; four-cornered shapes; triangles) and labels by ink,
+    so a whole layer of trees or leaves costs a handful of operations whatever the player count.
+    """
+    if not items:
+        return []
+    ops: list = []
+    circles = [it for it in items if PLAYER_SHAPES[it[0]] == "circle"]
+    if circles:
+        ops.append(Circles(np.array([(x, y) for _, x, y, _, _, _ in circles], dtype=np.float64),
+                           np.array([r for _, _, _, r, _, _ in circles], dtype=np.float64),
+                           colours([PLAYER_COLOURS[p] for p, *_ in circles]), stroke=palette.INK, line_width=1.0))
+    for corners in (4, 3):
+        group = [it for it in items if PLAYER_SHAPES[it[0]] != "circle"
+                 and len(_SHAPE_UNITS[PLAYER_SHAPES[it[0]]]) == corners]
+        if group:
+            pts = np.array([[(x + ux * r, y + uy * r) for ux, uy in _SHAPE_UNITS[PLAYER_SHAPES[p]]]
+                            for p, x, y, r, _, _ in group], dtype=np.float64)
+            ops.append(Polygons(pts, colours([PLAYER_COLOURS[p] for p, *_ in group]), stroke=palette.INK,
+                                line_width=1.0, tags=tuple(tag for *_, tag in group)))
+    for ink in sorted(set(PLAYER_INK)):
+        labels = [(x, y + (2.0 if PLAYER_SHAPES[p] == "triangle" else 0.0), t) for p, x, y, _, t, _ in items
+                  if t and PLAYER_INK[p] == ink]
+        if labels:
+            ops.append(Texts(labels, font=font, colour=ink))
+    return ops
 
 
 def token_ops(player: int, centres: list[tuple[float, float]], radii, labels: list[str], font: str,
@@ -248,22 +289,10 @@ def token_ops(player: int, centres: list[tuple[float, float]], radii, labels: li
     """Drawing operations for one player's tokens (shape, colour, outline) with a label on each."""
     if not centres:
         return []
-    pts = np.asarray(centres, dtype=np.float64)
-    radii = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(centres),))
-    fill = solid(PLAYER_COLOURS[player], len(centres))
-    shape = PLAYER_SHAPES[player]
-    if shape == "circle":
-        ops: list = [Circles(pts, radii.copy(), fill, stroke=palette.INK, line_width=1.0)]
-    else:
-        ops = []
-        for r in sorted(set(radii.tolist())):
-            pick = radii == r
-            ops.append(Polygons(shape_points(shape, pts[pick], r), fill[pick], stroke=palette.INK, line_width=1.0,
-                                tags=tuple(t for t, k in zip(tags, pick, strict=False) if k)))
-    dy = 2.0 if shape == "triangle" else 0.0
-    ops.append(Texts([(x, y + dy, t) for (x, y), t in zip(centres, labels, strict=True) if t], font=font,
-                     colour=PLAYER_INK[player]))
-    return ops
+    radii = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(centres),)).tolist()
+    tags = tuple(tags) + (None,) * (len(centres) - len(tags))
+    return tokens_ops([(player, x, y, r, t, g) for (x, y), r, t, g in zip(centres, radii, labels, tags, strict=True)],
+                      font)
 
 
 def arrow_polygon(x: float, y: float, angle: float, length: float, width: float) -> list[tuple[float, float]]:
@@ -347,17 +376,21 @@ def terrain_ops(cells: list[tuple[int, int, int]], geo: ParkGeometry, park: Park
     by_region: dict[int, list] = {}
     for row, col, region in cells:
         by_region.setdefault(region, []).append((row, col))
+    lines, dots, dot_inks = [], [], []
     for region in sorted(by_region):
         style = region_style(park, region)
-        squares = by_region[region]
-        xy = [origin(r, c) if origin else (geo.x0 + c * s, geo.y0 + r * s) for r, c in squares]
+        xy = [origin(r, c) if origin else (geo.x0 + c * s, geo.y0 + r * s) for r, c in by_region[region]]
         if style.pattern == "dots":
-            dots = [d for x, y in xy for d in _pattern_dots(x, y, s)]
-            pts = np.asarray(dots, dtype=np.float64)
-            ops.append(Circles(pts, np.full(len(dots), max(1.4, s * 0.045)), solid(style.ink, len(dots))))
+            found = [d for x, y in xy for d in _pattern_dots(x, y, s)]
+            dots += found
+            dot_inks += [style.ink] * len(found)
         else:
-            lines = [seg for x, y in xy for seg in _pattern_lines(style.pattern, x, y, s)]
-            ops.append(Segments(as_points(lines), stroke=style.ink, line_width=1.0))
+            lines += [seg for x, y in xy for seg in _pattern_lines(style.pattern, x, y, s)]
+    if lines:
+        ops.append(Segments(as_points(lines), stroke=PATTERN_INK, line_width=0.9))
+    if dots:
+        ops.append(Circles(np.asarray(dots, dtype=np.float64), np.full(len(dots), max(1.4, s * 0.045)),
+                           colours(dot_inks)))
     return ops
 
 
@@ -550,12 +583,10 @@ def _draw_leaves(scene: Scene, state, geo: ParkGeometry) -> None:
     if path:
         scene.add(Polygons(as_points([geo.square_corners(r, c, 0.97) for r, c in sorted(path)]), None,
                            stroke=palette.INK, line_width=2.0, tags=tuple(sorted(path))))
-    for player in sorted(by_owner):
-        piles = by_owner[player]
-        centres = [geo.square_centre(r, c) for r, c, _ in piles]
-        for op in token_ops(player, centres, geo.cell * 0.2, [str(h) for _, _, h in piles], "bold 10px sans-serif",
-                            tags=tuple((r, c) for r, c, _ in piles)):
-            scene.add(op)
+    items = [(player, *geo.square_centre(r, c), geo.cell * 0.2, str(h), (r, c))
+             for player in sorted(by_owner) for r, c, h in by_owner[player]]
+    for op in tokens_ops(items, "bold 10px sans-serif"):
+        scene.add(op)
 
 
 def _draw_squirrels(scene: Scene, state, geo: ParkGeometry) -> None:
@@ -588,16 +619,10 @@ def _draw_intersection_targets(scene: Scene, geo: ParkGeometry, t: Targets, mark
 
 def _draw_trees(scene: Scene, state, geo: ParkGeometry, t: Targets) -> None:
     """Every standing tree: its player's shape and colour, sized and labelled by its value."""
-    by_owner: dict[int, list] = {}
-    for (r, c), (owner, value) in sorted(state.trees_on_board().items()):
-        by_owner.setdefault(owner, []).append((r, c, value))
-    for player in sorted(by_owner):
-        trees = by_owner[player]
-        centres = [geo.intersection_xy(r, c) for r, c, _ in trees]
-        radii = [tree_radius(geo, v) for _, _, v in trees]
-        for op in token_ops(player, centres, radii, [str(v) for _, _, v in trees], "bold 12px sans-serif",
-                            tags=tuple((r, c) for r, c, _ in trees)):
-            scene.add(op)
+    items = [(owner, *geo.intersection_xy(r, c), tree_radius(geo, value), str(value), (r, c))
+             for (r, c), (owner, value) in sorted(state.trees_on_board().items())]
+    for op in tokens_ops(items, "bold 12px sans-serif"):
+        scene.add(op)
 
 
 def _draw_selection(scene: Scene, state, geo: ParkGeometry, marks: Marks) -> None:
@@ -639,8 +664,10 @@ def _draw_wind(scene: Scene, state, geo: ParkGeometry, t: Targets) -> None:
             for spot in (2, 7):
                 arrows.append(arrow_polygon(*geo.wind_spot_centre(s, spot), direction_angle(blows), 20, 7))
             x, y = geo.wind_spot_centre(s, 4.5)
-            labels.append((x, y, f"wind board here: blows {DIRECTIONS[blows].value}"
-                           if s in (0, 2) else DIRECTIONS[blows].value))
+            if s in (0, 2):
+                labels.append((x, y, f"wind board here: blows {DIRECTIONS[blows].value}"))
+            else:
+                labels += [(x, y - 8, "blows"), (x, y + 8, DIRECTIONS[blows].value)]
         scene.add(Polygons(as_points(arrows), solid(palette.INK, len(arrows))))
         scene.add(Texts(labels, font="bold 11px sans-serif", colour=palette.INK))
         return

@@ -80,6 +80,11 @@ def seeded_game(seed: int = WALKTHROUGH_SEED, lineup=WALKTHROUGH_LINEUP, players
     return states
 
 
+def _list(items: list[str]) -> str:
+    """'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def _name(state, player: int) -> str:
     """A seat's species name."""
     return state.game.player_name(player)
@@ -125,18 +130,9 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
                     "and column.", "")
         return "", ""
     if kind is Kind.SUMMER:
-        totals = state.summer_scores
-        fewest = min(totals)
-        tied = [p for p, v in enumerate(totals) if v == fewest]
-        text = ("Every trail is scored (the table below: one row per trail). Press a row's name to see that trail "
-                "on the park. ")
-        if len(tied) > 1:
-            names = " and ".join(_name(state, p) for p in tied)
-            text += (f"{names} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous "
-                     f"start player, {_name(prev, prev.start_player)}, who counts first (our interpretation of "
-                     f"'clockwise from'), so {_name(state, state.start_player)} takes the Hiker.")
-            return text, "ties clockwise from"
-        return text + f"{_name(state, state.start_player)} has the fewest points and takes the Hiker.", ""
+        return ("Every trail is scored (the table below: one row per trail). Press a row's name to see that trail "
+                "on the park. " + summer_start_note(prev, state),
+                "ties clockwise from" if is_summer_tie(state) else "")
     if kind is Kind.WIND:
         return ("The wind board now lies on its side of the park. Spots 1-4 ask for a tree of value 1, 2, 3 and 4; "
                 "spots 5-8 (marked *) allow any tree. Each spot's arrow turns a quarter clockwise from the one before "
@@ -185,6 +181,24 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
     return "", ""
 
 
+def is_summer_tie(state) -> bool:
+    """True if two or more players tied for the fewest summer points."""
+    totals = state.summer_scores
+    return totals.count(min(totals)) > 1
+
+
+def summer_start_note(prev, state) -> str:
+    """Who takes the Hiker after summer and why, with the tie-break spelled out when there is a tie."""
+    totals = state.summer_scores
+    fewest = min(totals)
+    if not is_summer_tie(state):
+        return f"{_name(state, state.start_player)} has the fewest points ({fewest}) and takes the Hiker."
+    tied = _list([_name(state, p) for p, v in enumerate(totals) if v == fewest])
+    return (f"{tied} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous start "
+            f"player, {_name(prev, prev.start_player)}, who counts first (our interpretation of 'clockwise from'), "
+            f"so {_name(state, state.start_player)} takes the Hiker.")
+
+
 def end_of_round_note(state) -> tuple[str, str]:
     """What the end of a round did: the marker, the new wind and the new start player (with a tie, why)."""
     n = state.num_players
@@ -226,14 +240,15 @@ def chapter_starts(steps: list[Step]) -> dict[str, int]:
 
 
 def final_note(state) -> str:
-    """The final result with the tie-break explained (engine's scores; our words on the tie-break)."""
+    """The final result with the tie-break explained (the engine picks the winner; our words say how)."""
     totals = state.scores()
     best = max(totals)
     tied = [p for p, v in enumerate(totals) if v == best]
     winner = state.winners()[0]
     if len(tied) == 1:
         return f"{_name(state, winner)} wins with {best} points; no tie-break was needed."
-    names = " and ".join(_name(state, p) for p in tied)
-    return (f"{names} tie on {best} points. The rulebook breaks the tie for the player closest to the final round's "
-            f"start player, {_name(state, state.start_player)}; counting clockwise from them (they count first, our "
-            f"interpretation) gives {_name(state, winner)}.")
+    names = _list([_name(state, p) for p in tied])
+    return (f"{names} tie on {best} points. The rulebook gives the win to the tied player closest to the final "
+            f"round's start player, {_name(state, state.start_player)}: counting seats either way round the table "
+            f"(the start player first; of two equally close, the one clockwise of them: our interpretation), that "
+            f"is {_name(state, winner)}.")

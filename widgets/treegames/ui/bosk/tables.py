@@ -15,6 +15,7 @@ import ipywidgets as widgets
 
 from ... import bosk
 from ...bosk.scoring import SUMMER_POINTS, WINTER_POINTS, Majority, MajorityPoints, majority
+from .. import safety
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
 
@@ -66,9 +67,9 @@ def cell_html(result: Majority, player: int) -> str:
         return "<span style='color:#999'>–</span>"
     place = result.place_label(player)
     points = result.points[player]
-    style = "font-weight:bold" if player in result.firsts else ""
-    return (f"<span style='{style}'>{value}</span> <span style='color:#555'>{place}</span> "
-            f"<span style='background:#EEE;padding:0 3px;border-radius:3px'>+{points}</span>")
+    return (f"<div style='line-height:1.25;white-space:nowrap'><b>{value}</b> "
+            f"<span style='background:#EEE;padding:0 3px;border-radius:3px'>+{points}</span><br>"
+            f"<span style='color:#555;font-size:11px'>{place}</span></div>")
 
 
 def table_html(rows: Sequence[TableRow], names: Sequence[str], label: str, selected: int | None = None,
@@ -138,7 +139,7 @@ class MajorityTable(widgets.VBox):
         for i in range(count):
             button = widgets.Button(layout=widgets.Layout(width="76px", height="24px", padding="0"),
                                     tooltip="Show this one on the board and explain its points")
-            button.on_click(lambda _b, i=i: self.select(None if self.selected == i else i))
+            safety.on_click(button, lambda i=i: self.select(None if self.selected == i else i))
             cells = [widgets.HTML() for _ in range(n + 1)]
             self._buttons.append(button)
             self._cells.append(cells)

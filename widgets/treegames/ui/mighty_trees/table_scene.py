@@ -88,6 +88,8 @@ class TableOptions:
     sol_note: str = ""  # from the engine, e.g. why 'end' is not allowed yet
     litter_top: object | None = None  # the card discarded last (face up on the litter), if known
     show_captured: bool = False  # the capture-2-habitats variation: show each side's captured count
+    fresh: frozenset = frozenset()  # card ids just drawn into the viewer's Command (marked "new")
+    hidden_note: str = ""  # on the cover when nobody may look (a bot's Command); no button
     width: int = WIDTH
 
 
@@ -200,15 +202,15 @@ def _gauge(p: _Paint, view, element: _cards.Element, x: float, y: float, width: 
     base, parts, current = gauge_parts(view, element)
     label = "Temperature" if element is _cards.Element.TEMPERATURE else "Water"
     tint = "#F4C9A8" if element is _cards.Element.TEMPERATURE else palette.WATER
-    p.text(x, y + 9, label, "bold 11px sans-serif", align="left")
+    p.text(x, y + 9, label, "bold 12px sans-serif", align="left")
     gx, cell = x + 78, (width - 78 - 46) / 9
     for v in range(GAUGE_MIN, GAUGE_MAX + 1):
         cx = gx + (v - 1) * cell
         fill = tint if v <= current else "#FFFFFF"
-        p.rect(cx, y, cell - 1, 16, fill=fill, stroke=CARD_EDGE, lw=0.8, tag=("gauge", element.value, v), layer=1)
-        p.text(cx + cell / 2, y + 8.5, str(v), "9px sans-serif", palette.MUTED_INK, layer=2)
+        p.rect(cx, y, cell - 1, 16, fill=fill, stroke=CARD_EDGE, lw=1.0, tag=("gauge", element.value, v), layer=1)
+        p.text(cx + cell / 2, y + 8.5, str(v), "9px sans-serif", palette.MUTED_INK, layer=4)
     bx = gx + (base - 0.5) * cell
-    p.poly([(bx - 5, y + 25), (bx + 5, y + 25), (bx, y + 18)], fill="#FFFFFF", stroke=palette.INK, lw=1.2)
+    p.poly([(bx - 5, y + 25), (bx + 5, y + 25), (bx, y + 18)], fill="#FFFFFF", stroke=palette.INK, lw=1.0)
     nx = gx + (current - 0.5) * cell
     p.poly([(nx - 6, y - 8), (nx + 6, y - 8), (nx, y - 1)], fill=palette.INK, stroke=palette.INK)
     p.text(x + width - 2, y + 9, f"now {current}", "bold 12px sans-serif", align="right")
@@ -231,18 +233,21 @@ def _habitat(p: _Paint, view, o: TableOptions, y: float) -> float:
         p.text(o.width / 2, y + 20, "The habitat card is about to be drawn", "italic 12px sans-serif")
         return y + 48
     p.text(MARGIN + 8, y + 14, _fit(h.name, w - 80, 14), "bold 14px sans-serif", align="left")
-    p.text(MARGIN + w - 8, y + 14, f"fire {h.fire_mod:+d} · wind {h.wind_mod:+d}", "11px sans-serif",
+    p.text(MARGIN + w - 8, y + 14, f"fire {h.fire_mod:+d} · wind {h.wind_mod:+d}", "10px sans-serif",
            palette.MUTED_INK, align="right")
     p.text(MARGIN + 8, y + 29, _fit(h.region, w - 16, 10), "italic 10px sans-serif", palette.MUTED_INK,
            align="left")
     p.text(MARGIN + 8, y + 43, _fit("Prefers (+2): " + ", ".join(h.preferred), w - 16, 10), "10px sans-serif",
-           align="left")
+           palette.MUTED_INK, align="left")
     for i, line in enumerate(_wrap(_cards.POWER_TEXT[h.power], w - 16, 10)[:2]):
         p.text(MARGIN + 8, y + 57 + 12 * i, line, "10px sans-serif", palette.BLUE, align="left")
     y += 84
     y = _gauge(p, view, _cards.Element.TEMPERATURE, MARGIN + 8, y, w - 16)
     y = _gauge(p, view, _cards.Element.WATER, MARGIN + 8, y + 10, w - 16)
     p.rect(MARGIN, top, w, y - top + 2, fill="#FFFFFF", stroke=palette.INK, lw=1.5, tag=("habitat",), layer=0)
+    if ("habitat",) in o.targets:
+        p.rect(MARGIN - 2, top - 2, w + 4, y - top + 6, stroke=TARGET, lw=3.5, layer=5)
+        p.text(MARGIN + w - 8, top + 29, "click here to play it", "bold 10px sans-serif", TARGET, align="right")
     return y + 10
 
 
@@ -259,31 +264,33 @@ def _piles(p: _Paint, view, o: TableOptions, y: float) -> float:
     p.text(x + 23, y + 66, "draw pile", "10px sans-serif", palette.MUTED_INK)
     lx = x + 56
     p.rect(lx, y, 76, 54, fill="#FFFFFF", stroke=CARD_EDGE, tag=("litter",), layer=1)
+    if ("litter",) in o.targets:
+        p.rect(lx - 3, y - 3, 82, 60, stroke=TARGET, lw=3.5, layer=5)
     top = o.litter_top if o.litter_top is not None else (view.litter[-1] if view.litter else None)
     if top is None:
         p.text(lx + 38, y + 27, "empty", "italic 10px sans-serif", palette.MUTED_INK)
     else:
-        p.text(lx + 38, y + 12, top.kind.value, "9px sans-serif", palette.MUTED_INK)
+        p.text(lx + 38, y + 12, top.kind.value, "9px sans-serif", palette.MUTED_INK, layer=4)
         words = top.name.split()
         p.text(lx + 38, y + 26, _fit(words[0], 72, 10), "bold 10px sans-serif")
         if len(words) > 1:
-            p.text(lx + 38, y + 39, _fit(" ".join(words[1:]), 72, 10), "10px sans-serif")
+            p.text(lx + 38, y + 39, _fit(" ".join(words[1:]), 72, 10), "bold 10px sans-serif")
     p.text(lx + 38, y + 66, f"litter ({len(view.litter)})", "10px sans-serif", palette.MUTED_INK)
     sx = lx + 96
     battle = view.phase is mt.Phase.BATTLE
-    for i in range(3):
+    for i in range(_cards.SOLS_PER_TURN):
         lit = battle and i < view.sols
         p.circle(sx + 14 + 30 * i, y + 18, 11, SUN if lit else SPENT, stroke=SUN_EDGE if lit else "#9A9A9A", lw=1.5)
         p.text(sx + 14 + 30 * i, y + 18.5, "☀" if lit else "", "12px sans-serif", "#8A7400")
     if battle:
         mover = _name(o, view.mover)
-        p.text(sx, y + 42, f"{mover}: {_sols(view.sols)} left, {view.spent} spent", "bold 11px sans-serif",
+        p.text(sx, y + 42, f"{mover}: {_sols(view.sols)} left, {view.spent} spent", "bold 12px sans-serif",
                align="left")
     else:
-        p.text(sx, y + 42, f"Sols: {view.phase.value}", "11px sans-serif", palette.MUTED_INK, align="left")
+        p.text(sx, y + 42, f"Sols: {view.phase.value}", "10px sans-serif", palette.MUTED_INK, align="left")
     if o.sol_note:
-        p.text(sx, y + 57, _fit(o.sol_note, o.width - sx - MARGIN, 10), "10px sans-serif", palette.VERMILLION,
-               align="left")
+        for i, line in enumerate(_wrap(o.sol_note, o.width - sx - MARGIN, 9.5)[:2]):
+            p.text(sx, y + 56 + 11 * i, line, "10px sans-serif", palette.VERMILLION, align="left")
     return y + 78
 
 
@@ -300,9 +307,9 @@ def _name(o: TableOptions, player: int) -> str:
 def _bar(p: _Paint, x: float, y: float, w: float, lo: int, hi: int, now: int | None, colour: str, label: str):
     """A range bar on the 1-9 scale (like the gauges), with the habitat's current value as a tick."""
     cell = w / 9
-    p.rect(x, y, w, 6, fill="#FFFFFF", stroke="#B0B0B0", lw=0.6, layer=2)
+    p.rect(x, y, w, 6, fill="#FFFFFF", stroke=palette.INK, lw=0.6, layer=2)
     p.rect(x + (lo - 1) * cell, y, (hi - lo + 1) * cell, 6, fill=colour, stroke=palette.INK, lw=0.6, layer=2)
-    p.text(x - 2, y + 3.5, label, "8px sans-serif", palette.MUTED_INK, align="right", layer=4)
+    p.text(x - 5, y + 3.5, label, "9px sans-serif", palette.MUTED_INK, layer=4)
     if now is not None and now >= 1:
         tx = x + (now - 0.5) * cell
         p.seg(tx, y - 2, tx, y + 8, stroke=palette.INK if lo <= now <= hi else palette.VERMILLION, lw=2.0, layer=3)
@@ -312,12 +319,11 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
     """A tree card's face: colour strip with letter, names, costs, ranges as bars, strengths."""
     colour = WATER_COLOURS[tree.water_pref]
     p.rect(x + 1, y + 1, w - 2, 13, fill=colour, layer=1)
-    p.text(x + 5, y + 8, WATER_LETTERS[tree.water_pref] + " " + tree.water_pref.value, "bold 9px sans-serif",
-           "#FFFFFF", align="left", layer=4)
     cost = f"☀{tree.plant}" + (f"/{tree.grow}" if tree.grow is not None else "/–")
-    p.text(x + w - 4, y + 8, cost, "bold 9px sans-serif", "#FFFFFF", align="right", layer=4)
+    p.text(x + 5, y + 8, f"{WATER_LETTERS[tree.water_pref]} {tree.water_pref.value} · {cost}",
+           "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
     genus, _, species = tree.name.partition(" ")
-    size = 11 if big else 10
+    size = 10
     p.text(x + w / 2, y + 25, _fit(genus, w - 6, size), f"bold italic {size}px sans-serif", layer=4)
     p.text(x + w / 2, y + 37, _fit(species, w - 6, size), f"italic {size}px sans-serif", layer=4)
     p.text(x + w / 2, y + 49, _fit(tree.common, w - 6, 9), "9px sans-serif", palette.MUTED_INK, layer=4)
@@ -330,8 +336,8 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
     _bar(p, bx, y + 58, bw, tree.temp_min, tree.temp_max, now_t, "#F4C9A8", "T")
     _bar(p, bx, y + 70, bw, tree.water_min, tree.water_max, now_w, palette.WATER, "W")
     row = y + 86
-    p.text(x + w / 2, row, f"sun {tree.sun} · shade {tree.shade}", "9px sans-serif", layer=4)
-    p.text(x + w / 2, row + 11, f"fire {tree.fire} · wind {tree.wind}", "9px sans-serif", layer=4)
+    p.text(x + w / 2, row, f"sun {tree.sun} · shade {tree.shade}", "9px sans-serif", palette.MUTED_INK, layer=4)
+    p.text(x + w / 2, row + 11, f"fire {tree.fire} · wind {tree.wind}", "9px sans-serif", palette.MUTED_INK, layer=4)
     if big:
         grow = f"grow {tree.grow}" if tree.grow is not None else "never grows"
         p.text(x + w / 2, y + h - 24, f"plant {tree.plant} · {grow}", "bold 9px sans-serif", "#8A7400", layer=4)
@@ -341,18 +347,20 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
                    "bold 9px sans-serif", palette.BLUISH_GREEN if fits else palette.VERMILLION, layer=4)
 
 
+def _cost(card) -> int:
+    """The printed Sol cost of a cloud, trend or disaster card (the engine's data)."""
+    if card.kind is mt.Kind.CLOUD:
+        return _cards.CLOUD_COST
+    if card.kind is mt.Kind.TREND:
+        return _cards.TREND_COST
+    return card.cost
+
+
 def _other_face(p: _Paint, card, x, y, w, h, view) -> None:
     """A cloud, trend or disaster card's face: kind banner, cost, name, effect and reach."""
     kind = card.kind
     p.rect(x + 1, y + 1, w - 2, 13, fill=KIND_INK[kind], layer=1)
-    p.text(x + 5, y + 8, kind.value, "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
-    if kind is mt.Kind.CLOUD:
-        cost = 1
-    elif kind is mt.Kind.TREND:
-        cost = 2
-    else:
-        cost = card.cost
-    p.text(x + w - 4, y + 8, f"☀{cost}", "bold 9px sans-serif", "#FFFFFF", align="right", layer=4)
+    p.text(x + 5, y + 8, f"{kind.value} · ☀{_cost(card)}", "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
     words = card.name.split()
     half = (len(words) + 1) // 2
     p.text(x + w / 2, y + 27, _fit(" ".join(words[:half]), w - 6, 10), "bold 10px sans-serif", layer=4)
@@ -392,7 +400,7 @@ def _card(p: _Paint, card, x, y, w, h, view, tag=None, big=False, selected=False
 def _slot(p: _Paint, x, y, w, h, label, tag, target: bool) -> None:
     """An empty slot: a pale rounded place with its name (highlighted when it is a legal target)."""
     p.rect(x, y, w, h, fill="#FBF3C4" if target else SLOT_FILL, stroke=TARGET if target else "#C8C8C0",
-           lw=2.5 if target else 1.0, tag=tag, layer=1)
+           lw=2.5 if target else 1.0, tag=tag, layer=0)
     p.text(x + w / 2, y + h / 2, label, "10px sans-serif", palette.MUTED_INK, layer=4)
 
 
@@ -423,7 +431,7 @@ def _side(p: _Paint, view, o: TableOptions, player: int, y: float) -> float:
         head += "  ← to play"
     p.text(MARGIN + 6, y + 11, head, "bold 12px sans-serif", palette.VERMILLION if mover else palette.INK,
            align="left")
-    p.text(MARGIN + w - 6, y + 11, info, "11px sans-serif", palette.MUTED_INK, align="right")
+    p.text(MARGIN + w - 6, y + 11, info, "10px sans-serif", palette.MUTED_INK, align="right")
     if not mine:
         n = view.hand_sizes[player]
         shown = o.revealed.get(player)
@@ -435,6 +443,9 @@ def _side(p: _Paint, view, o: TableOptions, player: int, y: float) -> float:
                 p.text(MARGIN + 6, y + 27 + 12 * i, line, "italic 10px sans-serif", palette.REDDISH_PURPLE,
                        align="left")
     top = y + (22 + REVEAL_H if (not mine and o.revealed.get(player) is not None) else 22)
+    bottom = top + SLOT_H + 18
+    p.rect(MARGIN, y, w, bottom - y, fill="#FFF9E6" if mover else TABLE, stroke=palette.INK if mine else "#C8C8C0",
+           lw=1.5 if mine else 1.0, tag=("side", player), layer=0)
     gap = (w - 4 * SLOT_W) / 5
     for i, (place, trees_) in enumerate((("understory", view.understory[player]), ("canopy", view.canopy[player]))):
         for s in range(2):
@@ -446,13 +457,15 @@ def _side(p: _Paint, view, o: TableOptions, player: int, y: float) -> float:
                 _slot(p, x, top, SLOT_W, SLOT_H, f"{place} {s + 1}", tag, is_target)
             else:
                 _card(p, tree, x, top, SLOT_W, SLOT_H, view, tag=tag, target=is_target)
-    p.text(MARGIN + gap + SLOT_W + gap / 2, top + SLOT_H + 10, "understory", "9px sans-serif", palette.MUTED_INK)
-    p.text(MARGIN + 3 * gap + 3 * SLOT_W + gap / 2, top + SLOT_H + 10, "canopy", "9px sans-serif",
-           palette.MUTED_INK)
-    bottom = top + SLOT_H + 18
-    side_fill = "#FFF9E6" if mover else TABLE
-    p.rect(MARGIN, y, w, bottom - y, fill=side_fill, stroke=palette.INK if mine else "#C8C8C0",
-           lw=1.5 if mine else 1.0, tag=("side", player), layer=0)
+    mid = MARGIN + 2 * gap + 2 * SLOT_W + gap / 2  # a divider between the understory pair and the canopy pair
+    p.seg(mid, top + 4, mid, top + SLOT_H - 4, stroke="#C8C8C0", lw=1.0, layer=0)
+    if mine:  # the row names, once (the divider shows them on the other sides)
+        p.text(MARGIN + gap + SLOT_W + gap / 2, top + SLOT_H + 10, "understory", "9px sans-serif", palette.MUTED_INK)
+        p.text(MARGIN + 3 * gap + 3 * SLOT_W + gap / 2, top + SLOT_H + 10, "canopy", "9px sans-serif",
+               palette.MUTED_INK)
+    if ("side", player) in o.targets:
+        p.rect(MARGIN - 2, y - 2, w + 4, bottom - y + 4, stroke=TARGET, lw=3.5, layer=5)
+        p.text(MARGIN + w / 2, y + 11, "click this side", "bold 10px sans-serif", TARGET)
     return bottom + 8
 
 
@@ -462,7 +475,12 @@ HAND_W, HAND_H = 122, 150
 def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
     """The viewer's Command face up, or the hand cover while another person may be looking."""
     w = o.width - 2 * MARGIN
-    title = f"{_name(o, view.player)}: your Command ({len(view.hand)} card{'s' if len(view.hand) != 1 else ''})"
+    title = f"Command of {_name(o, view.player)} ({len(view.hand)} card{'s' if len(view.hand) != 1 else ''})"
+    if o.hidden_note:
+        p.rect(MARGIN, y, w, HAND_H + 24, fill="#E4E4DE", stroke="#9A9A9A", lw=1.0, layer=1)
+        _backs(p, o.width / 2 - 20, y + 30, len(view.hand), None)
+        p.text(o.width / 2, y + (HAND_H + 24) / 2 + 14, o.hidden_note, "italic 12px sans-serif", palette.INK)
+        return y + HAND_H + 30
     if o.covered:
         p.rect(MARGIN, y, w, HAND_H + 24, fill="#3E5C4B", stroke=palette.INK, lw=1.5, tag=("cover",), layer=1)
         p.text(o.width / 2, y + (HAND_H + 24) / 2 - 8, o.cover_text or "Press to show your hand",
@@ -477,6 +495,9 @@ def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
         tag = ("hand", card.id)
         _card(p, card, x, top, HAND_W, HAND_H, view, tag=tag, big=True, selected=card.id == o.selected,
               target=tag in o.targets)
+        if card.id in o.fresh:
+            p.rect(x + HAND_W - 34, top - 8, 34, 14, fill=palette.YELLOW, stroke=palette.INK, lw=1.0, layer=6)
+            p.text(x + HAND_W - 17, top - 1, "new", "bold 10px sans-serif", palette.INK, layer=7)
     if not view.hand:
         p.text(o.width / 2, top + HAND_H / 2, "no cards", "italic 12px sans-serif", palette.MUTED_INK)
     return top + HAND_H + 10

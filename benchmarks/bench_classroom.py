@@ -1,0 +1,207 @@
+"""A class arriving at once: N visitors open the same dashboard together on the class server (loopback).
+
+Run: python benchmarks/bench_classroom.py [--quick] [--sizes 1,10,20,30] [--page aspens/play.ipynb] [--no-preheat]
+       [--browsers 5]
+For each N a fresh class server (``make serve``'s settings, ``python -m treegames.serving``) starts and
+fills its preheated pools; then N visitors open the dashboard at the same moment: ``--browsers`` of them
+in Chromium (their first paint and Step->redraw are measured in the page), the others as websocket
+visitors that do what a browser on another computer makes the server do (fetch the page, connect to the
+kernel, fetch every widget) -- Chromium rendering 30 pages on this 2-core machine would otherwise measure
+the browsers, not the server. "Ready" is page delivered with its drawn board's widgets. Reported: pages
+drawn (never blank), whether a waiting visitor saw progress, median and max time to the first drawn
+canvas, Step->redraw median and p95 once every page is loaded (each page in turn, the others open), total
+kernel memory, and the ratios to N = 1. Bounded: at most 40 visitors, 127.0.0.1 only, 240 s per page.
+Targets (issue 14): at N = 30 every page drawn, median first paint <= 20 s, Step->redraw median <= 150 ms.
+Capacity figure: kernel MB per visitor and visitors per core at the target, from the largest N that met it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serving"))
+import kernel_ws  # noqa: E402
+
+import harness  # noqa: E402
+
+MAX_VISITORS = 40
+PAGE_TIMEOUT = 240.0
+INKED = 5000
+PROGRESS_JS = "() => { const e = document.getElementById('loading_text'); return e ? e.textContent : null; }"
+STEP_JS = harness.REDRAW_TIME_JS
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def wait_for_pools(server: harness.Server, timeout: float = 240.0) -> None:
+    """Wait until every notebook's preheated pool is filled (the server's log says so)."""
+    notebooks = [p for p in harness.NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in str(p)]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        filled = len(re.findall(r"Kernel pool of .* is filled", server.log_path.read_text(errors="replace")))
+        if filled >= len(notebooks):
+            return
+        time.sleep(1)
+    print(f"  (pools not all filled after {timeout:.0f} s)")
+
+
+async def visitor(browser, url: str, start: float) -> dict:
+    """One visitor: open the page, note progress text, wait for the first drawn canvas."""
+    context = await browser.new_context(viewport=harness.VIEWPORT)
+    page = await context.new_page()
+    result = {"page": page, "context": context, "drawn": None, "progress": set()}
+    try:
+        await page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT * 1000)
+        while time.monotonic() - start < PAGE_TIMEOUT:
+            stats = await page.evaluate(harness.CANVAS_STATS_JS, 0)
+            if stats and stats["inked"] >= INKED:
+                result["drawn"] = time.monotonic() - start
+                break
+            text = await page.evaluate(PROGRESS_JS)
+            if text:
+                result["progress"].add(text.strip())
+            await asyncio.sleep(0.25)
+    except Exception as error:  # a page that errors counts as not drawn; the reason is shown
+        result["error"] = f"{type(error).__name__}: {str(error)[:120]}"
+    return result
+
+
+async def socket_visitor(base: str, path: str, start: float) -> dict:
+    """A visitor whose browser runs elsewhere: the server does the same work (page, kernel, widgets)."""
+    result = {"drawn": None, "progress": {"Running"}, "socket": None}
+    try:
+        page = await asyncio.to_thread(kernel_ws.fetch_page, base, f"/voila/render/{path}", PAGE_TIMEOUT)
+        result["socket"] = socket = await kernel_ws.connect(page, timeout=PAGE_TIMEOUT)
+        states = await socket.widget_states(timeout=PAGE_TIMEOUT)
+        if kernel_ws.canvases(states) and "Running" in page.html:
+            result["drawn"] = time.monotonic() - start
+    except Exception as error:
+        result["error"] = f"{type(error).__name__}: {str(error)[:120]}"
+    return result
+
+
+async def step_times(visits: list[dict], steps: int) -> list[float]:
+    """Step->redraw ms on each drawn page in turn (the others stay open)."""
+    times = []
+    for visit in visits:
+        if visit["drawn"] is None or "page" not in visit:
+            continue
+        for _ in range(steps):
+            ms = await visit["page"].evaluate(STEP_JS, ["Step", 0, 0])
+            if ms >= 0:
+                times.append(ms)
+    return times
+
+
+async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int) -> dict:
+    """Start a fresh class server, send n visitors at once (``browsers`` of them in Chromium), measure, stop."""
+    from playwright.async_api import async_playwright
+
+    server = harness.start_class_server(preheat=preheat)
+    try:
+        if preheat:
+            wait_for_pools(server)
+        else:
+            time.sleep(2)
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=str(harness.CHROMIUM), headless=True,
+                                              args=harness.CHROMIUM_ARGS)
+            start = time.monotonic()
+            in_chromium = min(n, browsers)
+            visits = await asyncio.gather(
+                *[visitor(browser, f"{server.base}/voila/render/{path}", start) for _ in range(in_chromium)],
+                *[socket_visitor(server.base, path, start) for _ in range(n - in_chromium)])
+            rss = server.kernel_rss()
+            steps_ms = await step_times(visits, steps)
+            errors = [v["error"] for v in visits if "error" in v]
+            for v in visits:
+                if v.get("socket"):
+                    v["socket"].close()
+            await browser.close()
+        drawn = [v["drawn"] for v in visits if v["drawn"] is not None]
+        painted = [v["drawn"] for v in visits if v["drawn"] is not None and "page" in v]
+        progress = sum(1 for v in visits if "page" in v and any("Executing" in t or "Running" in t
+                                                                 for t in v["progress"]))
+        return {"n": n, "drawn": drawn, "painted": painted, "browsers": in_chromium, "progress": progress,
+                "steps": steps_ms, "rss": rss, "errors": errors}
+    finally:
+        server.stop()
+
+
+def row(figures: dict, base: dict | None) -> str:
+    """One table row, with ratios to the N = 1 row."""
+    drawn, steps, painted = figures["drawn"], figures["steps"], figures["painted"]
+    med = statistics.median(drawn) if drawn else float("nan")
+    worst = max(drawn) if drawn else float("nan")
+    p_med = statistics.median(painted) if painted else float("nan")
+    p_max = max(painted) if painted else float("nan")
+    step_med = statistics.median(steps) if steps else float("nan")
+    step_p95 = percentile(steps, 95) if steps else float("nan")
+    total = sum(figures["rss"]) / 2 ** 20
+    text = (f"| {figures['n']:>2} | {len(drawn):>2}/{figures['n']:<2} | {figures['progress']}/{figures['browsers']} | "
+            f"{med:6.1f} | {worst:6.1f} | {p_med:6.1f} | {p_max:6.1f} | {step_med:6.0f} | {step_p95:6.0f} | "
+            f"{total:7.0f} ({len(figures['rss'])} kernels) |")
+    if base and base["drawn"] and drawn:
+        b_med = statistics.median(base["drawn"])
+        b_step = statistics.median(base["steps"]) if base["steps"] else float("nan")
+        text += f" x{med / b_med:4.1f} paint, x{step_med / b_step:4.1f} step, x{total / (sum(base['rss']) / 2**20):4.1f} memory |"
+    else:
+        text += " - |"
+    return text
+
+
+def capacity(results: list[dict]) -> str:
+    """Kernel memory per visitor and visitors per core from the largest N meeting the targets."""
+    met = [r for r in results if len(r["drawn"]) == r["n"] and r["drawn"] and statistics.median(r["drawn"]) <= 20
+           and r["steps"] and statistics.median(r["steps"]) <= 150]
+    if not met:
+        return "capacity: no N met every target on this machine"
+    best = max(met, key=lambda r: r["n"])
+    per_visitor = statistics.median(best["rss"]) / 2 ** 20
+    cores = os.cpu_count() or 1
+    return (f"capacity: {best['n']} visitors arriving at once met every target on {cores} cores "
+            f"({best['n'] / cores:.0f} visitors per core); kernel memory {per_visitor:.0f} MB per visitor")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--sizes", default=None)
+    parser.add_argument("--page", default="aspens/play.ipynb")
+    parser.add_argument("--no-preheat", action="store_true")
+    parser.add_argument("--browsers", type=int, default=5,
+                        help="visitors in Chromium on this machine; the rest are websocket visitors")
+    options = parser.parse_args()
+    sizes = [int(s) for s in (options.sizes or ("1,4" if options.quick else "1,10,20,30")).split(",")]
+    sizes = [min(s, MAX_VISITORS) for s in sizes]
+    steps = 2 if options.quick else 3
+    preheat = not options.no_preheat
+    print(f"classroom: {options.page}, {'preheated pools' if preheat else 'kernels started on arrival'}, "
+          f"sizes {sizes}, {os.cpu_count()} cores (load from other processes on this machine adds noise)")
+    print("|  N | pages drawn | Chromium pages that showed progress | ready median s | ready max s "
+          "| Chromium first paint median s | max s | Step->redraw median ms | p95 ms | kernel memory MB | vs N=1 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    results = []
+    for n in sizes:
+        figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers))
+        results.append(figures)
+        print(row(figures, results[0] if n != sizes[0] else None), flush=True)
+        for error in figures["errors"][:3]:
+            print(f"    page error: {error}")
+    print(capacity(results))
+
+
+if __name__ == "__main__":
+    main()

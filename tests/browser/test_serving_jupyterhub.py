@@ -1,0 +1,84 @@
+"""JupyterHub for real on loopback, with deploy/jupyterhub_config.py: students log in and play through the hub.
+
+The hub (jupyterhub from PyPI), its proxy (configurable-http-proxy from npm, installed by ``make test``
+under .venv/node), a local process spawner and one shared class password. Three users log in in Chromium,
+land on the landing dashboard (the default URL), open a board dashboard, see it drawn and click it.
+Everything the hub started (proxy, idle culler, user servers, kernels) is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import harness
+
+CONFIG = harness.ROOT / "deploy" / "jupyterhub_config.py"
+PASSWORD = "treegames-class"
+BOARD = "aspens/board-and-setups.ipynb"
+
+
+def proxy_program() -> str | None:
+    """configurable-http-proxy: the project's own (make test installs it), else one on PATH."""
+    local = harness.ROOT / ".venv" / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
+    return str(local) if local.exists() else shutil.which("configurable-http-proxy")
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    """A JupyterHub on a free loopback port, stopped with its proxy, services, user servers and kernels."""
+    proxy = proxy_program()
+    if proxy is None:
+        message = "the JupyterHub test needs configurable-http-proxy (make hub-proxy installs it)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    pytest.importorskip("jupyterhub")
+    state = tmp_path_factory.mktemp("hub")
+    port = harness.free_port()
+    env = dict(os.environ,
+               TREEGAMES_NOTEBOOKS=str(harness.NOTEBOOKS),
+               TREEGAMES_HUB_URL=f"http://127.0.0.1:{port}",
+               TREEGAMES_HUB_API_URL=f"http://127.0.0.1:{harness.free_port()}",
+               TREEGAMES_PROXY_API_URL=f"http://127.0.0.1:{harness.free_port()}",
+               TREEGAMES_PROXY=proxy,
+               TREEGAMES_HUB_SPAWNER="simple",
+               TREEGAMES_HUB_STATE=str(state),
+               TREEGAMES_HUB_SHARED_PASSWORD=PASSWORD)
+    argv = [str(Path(os.sys.executable)), "-m", "jupyterhub", "-f", str(CONFIG)]
+    server = harness.Server(argv, port, cwd=state, ready_path="/hub/login", log_name="jupyterhub", env=env)
+    yield server
+    server.stop()
+    assert server.alive_pids() == [], "the hub, its proxy, a user's server or a kernel survived"
+
+
+@pytest.mark.slow
+def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser, hub):
+    for user in ("ada", "ben", "chloe"):
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda err, errors=errors: errors.append(str(err)))
+        page.goto(f"{hub.base}/hub/login", timeout=60_000)
+        page.fill("input[name=username]", user)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("[type=submit]")
+        page.wait_for_url(f"**/user/{user}/voila/render/index.ipynb**", timeout=180_000)
+        page.wait_for_selector("#rendered_cells", state="attached", timeout=120_000)
+        page.wait_for_function("() => document.getElementById('loading') === null || "
+                               "getComputedStyle(document.getElementById('loading')).display === 'none'",
+                               timeout=120_000)
+        assert "Aspens" in page.inner_text("body"), "the landing dashboard is each user's default page"
+        harness.screenshot(page, f"hub-{user}-landing")
+        stats = harness.open_dashboard(page, hub, BOARD, prefix=f"/user/{user}/voila/render/")
+        assert stats["inked"] > 50_000, "the board is drawn through the hub"
+        assert harness.time_to_redraw(page, None, 300, 300) >= 0, "a click on the board redraws it"
+        harness.screenshot(page, f"hub-{user}-board")
+        assert not [e for e in errors if "Traceback" in e]
+        context.close()
+    log = hub.log_path.read_text(errors="replace")
+    assert "idle-culler" in log, "the idle culler runs as a hub service"
+    assert len([p for p in hub.children() if "jupyterhub.singleuser" in " ".join(p.cmdline())]) == 3

@@ -1,0 +1,157 @@
+"""The class server in Chromium: closed tabs free their kernels, no traceback reaches a page, a class arriving at once.
+
+Every server here is the class server (``make serve``'s ``python -m treegames.serving``) on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import pytest
+
+import harness
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serving"))
+import kernel_ws as kw  # noqa: E402
+
+BOARD = "aspens/board-and-setups.ipynb"
+PLAY = "aspens/play.ipynb"
+NO_ORPHAN_WATCH = ["--GuardedKernelConnection.orphan_seconds=0"]
+
+
+def alive(pids) -> list[int]:
+    """The PIDs among ``pids`` still running."""
+    return [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+
+
+def wait_gone(pids, timeout: float) -> list[int]:
+    """Wait until every process in ``pids`` has ended; return the survivors."""
+    deadline = time.monotonic() + timeout
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    return alive(pids)
+
+
+@pytest.fixture(scope="module")
+def beacon_server():
+    """A class server whose only way to stop a closed page's kernel is the page's close beacon."""
+    server = harness.start_class_server(preheat=False, extra=NO_ORPHAN_WATCH)
+    yield server
+    server.stop()
+    assert server.alive_pids() == []
+
+
+def test_closing_a_tab_opened_by_a_direct_render_link_stops_its_kernel(browser, beacon_server):
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    page = context.new_page()
+    harness.open_dashboard(page, beacon_server, BOARD)  # straight to /voila/render/..., never /voila/tree
+    assert any(c["name"] == "_xsrf" for c in context.cookies()), "the page carries the cookie its beacon needs"
+    kernels = beacon_server.live_kernels()
+    assert len(kernels) == 1
+    page.close(run_before_unload=True)  # the tab closes: Voila's beforeunload beacon fires
+    survivors = wait_gone(kernels, 20)
+    context.close()
+    assert survivors == [], "the closed tab's kernel is stopped by its beacon, not 15 minutes later"
+    log = beacon_server.log_path.read_text(errors="replace")
+    assert "403 POST /voila/api/shutdown" not in log
+
+
+def test_a_page_gone_without_its_beacon_has_its_kernel_stopped_soon(browser):
+    server = harness.start_class_server(preheat=False, extra=["--GuardedKernelConnection.orphan_seconds=3"])
+    try:
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        harness.open_dashboard(page, server, BOARD)
+        kernels = server.live_kernels()
+        assert len(kernels) == 1
+        page.close(run_before_unload=False)  # a phone that drops the tab: no beacon
+        context.close()
+        assert wait_gone(kernels, 30) == [], "the kernel of a page that went away is stopped"
+    finally:
+        server.stop()
+    assert server.alive_pids() == []
+
+
+def kernel_id_of(page) -> str:
+    """The kernel id in the page's Voila config."""
+    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+
+
+async def nan_clicks(base: str, kernel_id: str) -> None:
+    """From a second socket on the page's kernel, click its board with NaN, infinite and missing coordinates."""
+    socket = await kw.connect(kw.Page(base, kernel_id, "", ""))
+    board = kw.canvases(await socket.widget_states())[0]
+    for x in ("NaN", "Infinity", "-Infinity", "null"):
+        await socket.click_canvas(board, x, 300, raw=True)
+    await socket.kernel_info()
+    socket.close()
+
+
+def test_a_nan_click_shows_no_traceback_in_the_page_and_the_board_still_answers(browser, beacon_server):
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    page = context.new_page()
+    heard: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: heard.append(
+        frame if isinstance(frame, str) else frame.decode("utf-8", "replace"))))
+    harness.open_dashboard(page, beacon_server, BOARD)
+    kernel_id = kernel_id_of(page)
+    with ThreadPoolExecutor(1) as other_thread:  # Playwright's own event loop runs in this thread
+        other_thread.submit(asyncio.run, nan_clicks(beacon_server.base, kernel_id)).result(timeout=120)
+    page.wait_for_timeout(1500)
+    text = page.inner_text("body")
+    harness.screenshot(page, "serving-after-nan-click")
+    for leak in ("Traceback", "most recent call", ".py", "Error"):
+        assert leak not in text, f"{leak!r} shown on the page"
+    frames = " ".join(heard)
+    assert "Traceback" not in frames, "no traceback even reaches the page's websocket"
+    assert harness.time_to_redraw(page, None, 300, 300) >= 0, "the board still redraws on a real click"
+    context.close()
+
+
+def arrive_together(browser, server, count: int) -> list[dict]:
+    """``count`` visitors open the play page at the same moment; each one's first paint and progress seen."""
+    visits = []
+    for _ in range(count):
+        context = browser.new_context(viewport=harness.VIEWPORT)
+        page = context.new_page()
+        page.goto(f"{server.base}/voila/render/{PLAY}", wait_until="commit", timeout=120_000)
+        visits.append({"context": context, "page": page, "progress": set(), "drawn": None})
+    start = time.monotonic()
+    while time.monotonic() - start < 180 and any(v["drawn"] is None for v in visits):
+        for v in visits:
+            if v["drawn"] is not None:
+                continue
+            stats = harness.canvas_stats(v["page"])
+            if stats and stats["inked"] >= 5000:
+                v["drawn"] = time.monotonic() - start
+            else:
+                shown = v["page"].evaluate("() => document.getElementById('loading_text')?.textContent")
+                if shown:
+                    v["progress"].add(shown.strip())
+        time.sleep(0.2)
+    return visits
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preheat", [True, False], ids=["preheated", "started-on-arrival"])
+def test_four_visitors_arriving_at_once_all_get_a_drawn_board(browser, preheat):
+    server = harness.start_class_server(preheat=preheat)
+    try:
+        visits = arrive_together(browser, server, 4)
+        for i, v in enumerate(visits):
+            harness.screenshot(v["page"], f"serving-arrival-{'pool' if preheat else 'cold'}-{i}")
+        assert all(v["drawn"] is not None for v in visits), f"blank pages: {[v['drawn'] for v in visits]}"
+        slow = [v for v in visits if v["drawn"] > 2.0]
+        assert all(v["progress"] for v in slow), "a visitor who waits sees what is happening"
+        assert all(any("Running" in t or "Executing" in t for t in v["progress"]) for v in slow)
+        for v in visits:
+            assert harness.time_to_redraw(v["page"], "Step") >= 0, "every board answers Step"
+            v["context"].close()
+    finally:
+        server.stop()
+    assert server.alive_pids() == []

@@ -1,0 +1,195 @@
+"""A real kernel-websocket client (tornado's), speaking v1 like a browser or legacy like an old client.
+
+Used by the serving tests and ``benchmarks/bench_classroom.py``: open a dashboard page over HTTP, connect
+to its kernel's websocket, fetch the widget states, click a canvas, and send hand-made (bad) frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from http.cookiejar import CookieJar
+
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import WebSocketClientConnection, websocket_connect
+
+from treegames.serving.frames import pack_v1_frame
+
+V1 = "v1.kernel.websocket.jupyter.org"
+KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+
+
+@dataclass
+class Page:
+    """A dashboard page fetched over HTTP: its kernel and the cookies it set."""
+
+    base: str
+    kernel_id: str
+    cookies: str
+    html: str
+
+
+def fetch_page(base: str, path: str, timeout: float = 180.0) -> Page:
+    """GET a /voila/render page as a browser would and find its kernel id."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(f"{base}{path}", timeout=timeout) as answer:
+        html = answer.read().decode()
+    found = KERNEL_ID.search(html)
+    if not found:
+        raise AssertionError(f"no kernel id in {path}: {html[-500:]}")
+    cookies = "; ".join(f"{c.name}={c.value}" for c in jar)
+    return Page(base, found.group(1), cookies, html)
+
+
+def get_ms(url: str, timeout: float = 5.0) -> float:
+    """Milliseconds an HTTP GET takes (inf if it fails or times out)."""
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            answer.read()
+    except OSError:
+        return float("inf")
+    return (time.perf_counter() - t0) * 1000
+
+
+def worst_answer_ms(url: str, probes: int = 4, gap: float = 0.4, timeout: float = 5.0) -> float:
+    """The slowest of a few GETs spaced ``gap`` apart: is the server still answering other visitors?"""
+    worst = 0.0
+    for _ in range(probes):
+        worst = max(worst, get_ms(url, timeout))
+        time.sleep(gap)
+    return worst
+
+
+def header(msg_type: str, session: str) -> dict:
+    """A kernel message header as the browser's widget manager writes it."""
+    return {"msg_id": uuid.uuid4().hex, "username": "visitor", "session": session, "msg_type": msg_type,
+            "version": "5.3", "date": datetime.now(UTC).isoformat()}
+
+
+def v1_message(msg_type: str, content: dict, session: str, channel: str = "shell",
+               buffers: list[bytes] = (), raw_content: bytes | None = None, metadata: dict | None = None) -> bytes:
+    """One well-formed v1 frame."""
+    parts = [json.dumps(header(msg_type, session)).encode(), b"{}", json.dumps(metadata or {}).encode(),
+             raw_content if raw_content is not None else json.dumps(content).encode(), *buffers]
+    return pack_v1_frame(channel, parts)
+
+
+def unpack_v1(frame: bytes) -> tuple[str, dict, dict, list[bytes]]:
+    """A server frame: channel, header, content, buffers (server frames are trusted here)."""
+    count = int.from_bytes(frame[:8], "little")
+    offsets = [int.from_bytes(frame[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+    pieces = [frame[a:b] for a, b in zip(offsets, offsets[1:], strict=False)]
+    channel = pieces[0].decode()
+    return channel, json.loads(pieces[1]), json.loads(pieces[4]), pieces[5:]
+
+
+@dataclass
+class KernelSocket:
+    """One visitor's websocket to one kernel."""
+
+    ws: WebSocketClientConnection
+    session: str
+    received: list = field(default_factory=list)
+
+    async def send(self, frame: bytes | str) -> None:
+        """Send one frame (binary for bytes)."""
+        await self.ws.write_message(frame, binary=isinstance(frame, bytes))
+
+    async def call(self, msg_type: str, content: dict, channel: str = "shell", metadata: dict | None = None) -> str:
+        """Send a well-formed message; return its msg_id."""
+        frame = v1_message(msg_type, content, self.session, channel, metadata=metadata)
+        await self.send(frame)
+        return json.loads(frame[int.from_bytes(frame[16:24], "little"):int.from_bytes(frame[24:32], "little")])["msg_id"]
+
+    async def next_message(self, timeout: float) -> tuple[str, dict, dict, list[bytes]] | None:
+        """The next message from the server, or None if the socket closed."""
+        frame = await asyncio.wait_for(self.ws.read_message(), timeout)
+        if frame is None:
+            return None
+        message = unpack_v1(frame) if isinstance(frame, bytes) else ("", {}, json.loads(frame), [])
+        self.received.append(message)
+        return message
+
+    async def wait_for(self, predicate, timeout: float = 30.0):
+        """Read messages until one satisfies ``predicate(channel, header, content)``; None if the socket closes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching kernel message")
+            message = await self.next_message(left)
+            if message is None:
+                return None
+            if predicate(*message[:3]):
+                return message
+
+    async def closed(self, timeout: float = 10.0) -> bool:
+        """True once the server has closed this socket (reading until it does)."""
+        try:
+            while await self.next_message(timeout) is not None:
+                pass
+        except TimeoutError:
+            return False
+        return True
+
+    @property
+    def close_code(self) -> int | None:
+        """The close code the server sent (None while open)."""
+        return self.ws.close_code
+
+    async def kernel_info(self, timeout: float = 30.0) -> dict | None:
+        """Ask for kernel_info and wait for the reply (proves the socket and kernel work)."""
+        msg_id = await self.call("kernel_info_request", {})
+        found = await self.wait_for(lambda ch, h, c: h.get("msg_type") == "kernel_info_reply", timeout)
+        return found and found[2] | {"_sent": msg_id}
+
+    async def widget_states(self, timeout: float = 60.0) -> dict:
+        """Every widget model's state, fetched as the page's widget manager does (control comm)."""
+        comm_id = uuid.uuid4().hex
+        await self.call("comm_open", {"comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},
+                        metadata={"version": "1.0.0"})
+        await self.call("comm_msg", {"comm_id": comm_id, "data": {"method": "request_states"}})
+        found = await self.wait_for(lambda ch, h, c: h.get("msg_type") == "comm_msg"
+                                    and c.get("data", {}).get("method") == "update_states", timeout)
+        if found is None:
+            raise AssertionError("socket closed before the widget states came")
+        return found[2]["data"]["states"]
+
+    async def click_canvas(self, model_id: str, x, y, raw: bool = False) -> None:
+        """A mouse_down on a canvas model, as ipycanvas's front end sends it (raw: x, y written verbatim)."""
+        if raw:
+            event = {"comm_id": model_id, "data": {"method": "custom", "content":
+                                                   {"event": "mouse_down", "x": "@X@", "y": "@Y@"}}}
+            body = json.dumps(event).replace('"@X@"', str(x)).replace('"@Y@"', str(y)).encode()
+            await self.send(v1_message("comm_msg", {}, self.session, raw_content=body))
+        else:
+            await self.call("comm_msg", {"comm_id": model_id, "data": {"method": "custom", "content":
+                                                                       {"event": "mouse_down", "x": x, "y": y}}})
+
+    def close(self) -> None:
+        """Close from the client side."""
+        self.ws.close()
+
+
+async def connect(page: Page, protocol: str | None = V1, timeout: float = 60.0) -> KernelSocket:
+    """Open the page's kernel websocket (protocol None: the legacy protocol, no subprotocol asked)."""
+    session = uuid.uuid4().hex
+    ws_base = page.base.replace("http://", "ws://", 1)
+    request = HTTPRequest(f"{ws_base}/api/kernels/{page.kernel_id}/channels?session_id={session}",
+                          headers={"Cookie": page.cookies} if page.cookies else {}, request_timeout=timeout)
+    ws = await websocket_connect(request, subprotocols=[protocol] if protocol else None,
+                                 max_message_size=64 << 20)
+    return KernelSocket(ws, session)
+
+
+def canvases(states: dict) -> list[str]:
+    """Model ids of the canvases among widget states."""
+    return [mid for mid, s in states.items() if s.get("model_name") in ("CanvasModel", "MultiCanvasModel")]

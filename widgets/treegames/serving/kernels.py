@@ -1,0 +1,49 @@
+"""A kernel manager with a ceiling: the whole server runs at most ``max_kernels`` kernels at once.
+
+One page is one kernel (about 70-100 MB). A class that opens more pages than the machine holds would
+otherwise swap the machine to a halt for everybody; past the ceiling a new page gets a short error
+("the server is full, try again in a minute") while every open page keeps working.
+"""
+
+from __future__ import annotations
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from traitlets import Int
+
+from .limits import LIMITS
+
+
+class ServerFull(web.HTTPError):
+    """Raised instead of starting a kernel past the ceiling (HTTP 503, with a reason a visitor can read)."""
+
+    def __init__(self, limit: int):
+        super().__init__(503, reason="The class server is full: try again in a minute",
+                         log_message=f"refused a kernel: {limit} kernels already running")
+
+
+class BoundedKernelManager(AsyncMappingKernelManager):
+    """AsyncMappingKernelManager that refuses to start a kernel once ``max_kernels`` are running."""
+
+    max_kernels = Int(LIMITS.max_kernels, config=True,
+                      help="Most kernels running at once, counting the ones still starting.")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._starting = 0
+
+    def running_and_starting(self) -> int:
+        """Kernels running now plus those whose start is under way."""
+        return len(self.list_kernel_ids()) + self._starting
+
+    async def start_kernel(self, *args, **kwargs) -> str:
+        """Start a kernel unless the ceiling is reached (then raise ServerFull)."""
+        kernel_id = kwargs.get("kernel_id")
+        if (kernel_id is None or kernel_id not in self) and self.running_and_starting() >= self.max_kernels:
+            self.log.warning("Kernel ceiling of %s reached; refusing a new kernel", self.max_kernels)
+            raise ServerFull(self.max_kernels)
+        self._starting += 1
+        try:
+            return await super().start_kernel(*args, **kwargs)
+        finally:
+            self._starting -= 1

@@ -1,0 +1,35 @@
+"""The limits per visitor, in one place (documented in deploy/README.md, enforced by the serving code)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one visitor (one page, one kernel) may use, and what the whole server holds."""
+
+    max_message_bytes: int = 1 << 20
+    """A page's kernel messages are widget events and small state updates; 1 MiB leaves room for saves."""
+    max_buffers: int = 16
+    """Binary buffers in one message (a page sends none or one)."""
+    max_comm_opens: int = 20
+    """Widgets a page may open from its side: the widget manager opens one control comm."""
+    max_messages_per_second: float = 100.0
+    """Average messages per second from one page (a fast clicker sends about 10)."""
+    message_burst: float = 300.0
+    """Messages one page may send at once before the rate applies."""
+    max_kernels: int = 60
+    """Kernels the whole server runs at once (one per open page); a new page past it gets a clear error."""
+    max_kernels_per_user: int = 10
+    """Kernels one JupyterHub user's server runs at once (one per open dashboard or notebook)."""
+    cull_idle_seconds: int = 900
+    """A kernel with no open page and no activity for this long is stopped."""
+    cull_interval_seconds: int = 60
+    """How often idle kernels are looked for."""
+    orphan_seconds: int = 120
+    """A Voilà kernel whose page has gone (no websocket) for this long is stopped, even if the tab's
+    close beacon never arrived (phones often skip it)."""
+
+
+LIMITS = Limits()

@@ -1,0 +1,124 @@
+"""Every serving setting, written once and handed to Voilà (``make serve``) and jupyter_server (Binder, Hub).
+
+``voila_config()`` is the configuration of the standalone Voilà server (``make serve``);
+``server_config()`` is the jupyter_server configuration used where Voilà runs as a server extension
+(Binder's ``postBuild`` writes it as ``jupyter_server_config.json``; JupyterHub passes it to each user's
+server as command-line options, see ``server_args()``).
+
+Run ``python -m treegames.serving.settings server`` (or ``voila``) to print the JSON.
+
+Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/README.md):
+
+* ``VoilaExecutor.iopub_timeout``: Voilà waits 4 s by default for a cell's output once the kernel has
+  answered; kernels starting under a class's load miss that and the page comes out blank (no board, no
+  error). 60 s makes a slow page late, never blank.
+* ``VoilaExecutor.startup_timeout`` / ``timeout``: a kernel may take long to start while 30 others start;
+  a cell never runs longer than 120 s.
+* Preheated kernels (standalone Voilà only): each notebook keeps ``pool_size`` kernels that have already
+  run it, so the first visitors of the play pages get a drawn page at once; every kernel costs memory,
+  so the lessons keep one and the play pages a few.
+* Culling: a kernel with no page open and no activity for 15 min is stopped; a Voilà kernel whose page
+  went away is stopped after 2 min (``orphan_seconds``) even when the close beacon never came.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .limits import LIMITS
+
+CONNECTION_CLASS = "treegames.serving.connection.GuardedKernelConnection"
+IDENTITY_CLASS = "treegames.serving.identity.XsrfCookieIdentityProvider"
+KERNEL_MANAGER_CLASS = "treegames.serving.kernels.BoundedKernelManager"
+
+POOL_SIZES = {"aspens/play.ipynb": 2}
+"""Preheated kernels per notebook beyond the default of one (the pages a class opens first)."""
+
+DEFAULT_POOL_SIZE = 1
+
+
+def executor_config() -> dict:
+    """How Voilà runs a notebook's cells (both standalone and as a server extension)."""
+    return {"iopub_timeout": 60, "startup_timeout": 180, "timeout": 120, "raise_on_iopub_timeout": False}
+
+
+def culling_config() -> dict:
+    """When idle kernels are stopped."""
+    return {"cull_idle_timeout": LIMITS.cull_idle_seconds, "cull_interval": LIMITS.cull_interval_seconds,
+            "cull_connected": False}
+
+
+def connection_config() -> dict:
+    """The per-visitor limits of the kernel websocket."""
+    return {"max_message_bytes": LIMITS.max_message_bytes, "max_buffers": LIMITS.max_buffers,
+            "max_comm_opens": LIMITS.max_comm_opens,
+            "max_messages_per_second": LIMITS.max_messages_per_second, "message_burst": LIMITS.message_burst,
+            "orphan_seconds": LIMITS.orphan_seconds}
+
+
+def tornado_settings() -> dict:
+    """Tornado drops a websocket message over this size before buffering it whole."""
+    return {"websocket_max_message_size": LIMITS.max_message_bytes + 4096}
+
+
+def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
+    """Configuration of the standalone Voilà server (``make serve``), as a traitlets config dict."""
+    pools = {"default": {"pool_size": DEFAULT_POOL_SIZE}}
+    pools.update({name: {"pool_size": size} for name, size in (POOL_SIZES if pool_sizes is None
+                                                               else pool_sizes).items()})
+    return {
+        "Voila": {"kernel_websocket_connection_class": CONNECTION_CLASS,
+                  "identity_provider_class": IDENTITY_CLASS,
+                  "tornado_settings": tornado_settings()},
+        "VoilaConfiguration": {"show_tracebacks": False, "preheat_kernel": preheat,
+                               "default_pool_size": DEFAULT_POOL_SIZE,
+                               "multi_kernel_manager_class": KERNEL_MANAGER_CLASS},
+        "VoilaKernelManager": {"kernel_pools_config": pools},
+        "VoilaExecutor": executor_config(),
+        "MappingKernelManager": culling_config(),
+        "BoundedKernelManager": {"max_kernels": LIMITS.max_kernels},
+        "GuardedKernelConnection": connection_config(),
+    }
+
+
+def server_config() -> dict:
+    """Configuration of a jupyter_server with Voilà as its extension (Binder, each JupyterHub user)."""
+    return {
+        "ServerApp": {"kernel_websocket_connection_class": CONNECTION_CLASS,
+                      "kernel_manager_class": KERNEL_MANAGER_CLASS,
+                      "tornado_settings": tornado_settings()},
+        "VoilaConfiguration": {"show_tracebacks": False},
+        "VoilaExecutor": executor_config(),
+        "MappingKernelManager": culling_config(),
+        "BoundedKernelManager": {"max_kernels": LIMITS.max_kernels_per_user},
+        "GuardedKernelConnection": connection_config(),
+    }
+
+
+def as_args(config: dict) -> list[str]:
+    """The same configuration as ``--Section.name=value`` command-line options."""
+    args = []
+    for section, values in config.items():
+        for name, value in values.items():
+            text = json.dumps(value) if isinstance(value, dict | list | bool) else str(value)
+            if isinstance(value, bool):
+                text = str(value)
+            args.append(f"--{section}.{name}={text}")
+    return args
+
+
+def server_args() -> list[str]:
+    """``server_config()`` as options for a user's server started by JupyterHub."""
+    return as_args(server_config())
+
+
+def main(argv: list[str]) -> None:
+    """Print the voila or server configuration as JSON."""
+    which = argv[0] if argv else "server"
+    config = {"voila": voila_config, "server": server_config}[which]()
+    print(json.dumps(config, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,509 @@
+"""Play Mighty Trees: the card table on the kit's GameDashboard, with hidden hands kept hidden.
+
+What this adds to the dashboard base (:class:`~treegames.ui.dashboard.GameDashboard`):
+
+* the table picture (:func:`.table_scene.table_scene`) drawn from ONE player's
+  view (``state.view_for(player)``): the person whose turn it is, else the person
+  who looked last; bots' Commands are never drawn (except in the Teacher view);
+* the hand cover between two or more people at one screen ("Pass to P2 - press
+  to show your hand"), which also hides every panel that names the hand;
+* two-click play (:mod:`.clicks`): choose a card in the Command (or one of your
+  trees), then where it goes; an attack is previewed with the combat sum from
+  the engine (``describe``) and needs Confirm; anything else not allowed is
+  answered with the engine's ``why_not`` and nothing changes;
+* an Actions tab listing every legal action in the engine's words, and an Odds
+  tab with the next Regroup's odds from the drawing player's point of view.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ... import core
+from ... import mighty_trees as mt
+from .. import safety
+from ..dashboard import GameDashboard
+from ..text import escape, panel
+from .clicks import ClickPlanner, CoverKeeper, Outcome, viewer_for
+from .odds_views import OddsPanel
+from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
+
+__all__ = ["MightyTreesPlay", "place_of", "tag_of"]
+
+SEAT_NAMES = tuple(f"P{p + 1}" for p in range(max(mt.GAME_TYPE.players)))
+PRIVATE_LINE = "- "
+"""explain() lines that start so describe the mover's own Command and slots (kept for the mover's eyes)."""
+LITTER_LOOKBACK = 80
+"""How many steps back the table looks for the litter pile's top card."""
+DECK = mt.draw_pile_cards()
+
+
+def place_of(tag: tuple) -> str:
+    """A clicked tag as a place name: a card's name, 'P2 understory 1', 'P2', 'litter', 'habitat', 'cover'."""
+    kind = tag[0]
+    if kind == "hand":
+        return DECK[tag[1]].name
+    if kind in ("understory", "canopy"):
+        return f"P{tag[1] + 1} {kind} {tag[2] + 1}"
+    if kind == "side":
+        return f"P{tag[1] + 1}"
+    if kind == "gauge":
+        return "habitat"
+    if kind == "draw":
+        return "draw pile"
+    return kind
+
+
+def tag_of(place: str) -> tuple | None:
+    """The tag for a place name (the inverse of :func:`place_of`), or None."""
+    words = place.split()
+    if place in ("litter", "habitat", "cover"):
+        return (place,)
+    if place == "draw pile":
+        return ("draw",)
+    if len(words) == 3 and words[0][:1] == "P" and words[0][1:].isdigit() and words[1] in ("understory", "canopy") \
+            and words[2].isdigit():
+        return (words[1], int(words[0][1:]) - 1, int(words[2]) - 1)
+    if len(words) == 1 and words[0][:1] == "P" and words[0][1:].isdigit():
+        return ("side", int(words[0][1:]) - 1)
+    try:
+        return ("hand", mt.card_by_name(place).id)
+    except KeyError:
+        return None
+
+
+class MightyTreesPlay(GameDashboard):
+    """A whole game of Mighty Trees for 2-6 seats, each a person or a bot."""
+
+    game_module = mt
+    seat_names = SEAT_NAMES
+    board_label = "table"
+    place_word = "card or slot"
+
+    def __init__(self, seed: int = 1, seats: tuple | None = None, teacher: bool = False, answer: bool = True,
+                 **options):
+        self.players = options.get("players", mt.GAME_TYPE.defaults()["players"])
+        self.selected: tuple | None = None
+        self.pending = None  # an attack waiting for Confirm
+        self._seen_state = None
+        self.cover = CoverKeeper(())
+        self.teacher_box = widgets.ToggleButton(value=teacher, description="Teacher view: show every hand",
+                                                tooltip="Reveal every Command, for explaining (not for play)",
+                                                layout=widgets.Layout(width="auto"))
+        self.show_hand_button = widgets.Button(description="Show my hand", layout=widgets.Layout(width="auto"),
+                                               tooltip="Lift the hand cover (the others look away)")
+        self.preview = widgets.HTML()
+        self.confirm_button = widgets.Button(description="Confirm attack", button_style="danger",
+                                             layout=widgets.Layout(width="auto"))
+        self.cancel_button = widgets.Button(description="Cancel", layout=widgets.Layout(width="auto"))
+        self.preview_box = widgets.VBox([self.preview, widgets.HBox([self.confirm_button, self.cancel_button])],
+                                        layout=widgets.Layout(display="none"))
+        self.preview_box.add_class("treegames-mt-preview")
+        self.action_list = widgets.Select(options=[], rows=8, layout=widgets.Layout(width="100%"))
+        self.action_button = widgets.Button(description="Play the chosen action", button_style="primary",
+                                            layout=widgets.Layout(width="auto"))
+        self.actions_note = widgets.HTML()
+        self.odds_panel = OddsPanel()
+        super().__init__(seed=seed, seats=seats, options=options, answer=answer)
+        report = self.report_failure
+        safety.observe(self.teacher_box, lambda _v: self.refresh(), report=report)
+        safety.on_click(self.show_hand_button, lambda: self.play_at("cover"), report=report)
+        safety.on_click(self.confirm_button, self.confirm_attack, report=report)
+        safety.on_click(self.cancel_button, self.cancel_attack, report=report)
+        safety.on_click(self.action_button, self.play_listed, report=report)
+        self.save_note.value += (
+            "<div style='font-size:13px;color:#9A3A00'>The saved file lists every card drawn, the hidden "
+            "Commands included: download it when the game is over, or keep it for the teacher.</div>")
+        self.add_class("treegames-mighty-trees-play")
+
+    # ------------------------------------------------------------ the kit's hooks
+
+    def board_size(self) -> tuple[int, int]:
+        """The table's size for this game's number of players."""
+        return (WIDTH, scene_height(self.players))
+
+    def new_game(self, seed: int = 1, seats: tuple | None = None, **options) -> None:
+        """Start over (the kit's new_game), with the table sized for the number of players."""
+        self.players = options.get("players", mt.GAME_TYPE.defaults()["players"])
+        self.selected, self.pending, self._seen_state = None, None, None
+        seats_now = tuple(seats or self._default_seats())[: self.players]
+        self.cover = CoverKeeper(tuple(p for p, kind in enumerate(seats_now) if kind == "human"))
+        super().new_game(seed=seed, seats=seats, **options)
+        self._answer()  # the deal and any bots before the first person play on by themselves
+
+    def side_widgets(self) -> list:
+        """The Teacher view toggle, the hand-cover button and the attack preview."""
+        row = widgets.HBox([self.teacher_box, self.show_hand_button])
+        row.add_class("treegames-buttons")
+        return [row, self.preview_box]
+
+    def extra_tabs(self) -> list:
+        """The legal actions in the engine's words, and the Odds of the next Regroup."""
+        actions = widgets.VBox([self.actions_note, self.action_list, self.action_button])
+        return [("Actions", actions), ("Odds", self.odds_panel)]
+
+    def extra_parts(self) -> list:
+        """Panels that follow the state on screen."""
+        return [self._update_panels]
+
+    def legend_html(self) -> str:
+        """What the marks on the table mean."""
+        return (
+            "<div style='font-size:12px;line-height:1.5;max-width:400px'>Tree cards: colour strip and letter = "
+            "water preference (D dry, B balanced, W wet); ☀ plant/grow cost; bars = temperature (T) and water (W) "
+            "ranges on the 1-9 scale, the black tick is the habitat now (red when outside). Gauges: hollow mark = "
+            "the habitat card's value, filled mark = now. Click a card or one of your trees (outlined), then a "
+            "purple-outlined place: an empty slot, a tree to attack, a side, the habitat (weather, disasters) or "
+            "the litter pile (discard, 1 Sol).</div>")
+
+    def player_name(self, player: int) -> str:
+        """'P1', 'P2', ..."""
+        return f"P{player + 1}"
+
+    def board_scene(self, state):
+        """The table from the viewer's side, with the cover, selection, targets and Teacher view applied."""
+        self._forget_stale_choice(state)
+        viewer = self.viewer(state)
+        see_own = self.can_see_hand(state, viewer)
+        teacher = self.teacher_box.value
+        options = TableOptions(
+            selected=self.selected[1] if self.selected and self.selected[0] == "hand" else None,
+            targets=self.highlights(state) | self._selected_slot(),
+            covered=not see_own and viewer in self.cover.people,
+            cover_text=self.cover.text(viewer),
+            hidden_note="" if see_own or viewer in self.cover.people else
+            "A bot's Command stays hidden (the Teacher view shows it)",
+            revealed={p: state.hand(p) for p in range(state.num_players) if p != viewer} if teacher else {},
+            names=tuple(self.seat_label(p) for p in range(state.num_players)),
+            sol_note=self.sol_note(state, viewer),
+            litter_top=self.litter_top(),
+            show_captured=state.game.habitats_to_win > 1,
+            fresh=self.fresh_cards(state, viewer) if see_own else frozenset(),
+        )
+        scene = table_scene(state.view_for(viewer), options)
+        self._fit_canvas(scene.height)
+        return scene
+
+    def place_at(self, x: float, y: float) -> str | None:
+        """The place under a canvas pixel (from the table on screen)."""
+        scene = self.board_view.last_scene or self.board_scene(self.state)
+        tag = hit_at(scene, x, y)
+        return None if tag is None else place_of(tag)
+
+    def places(self) -> list[str]:
+        """Every clickable place on the table, top to bottom."""
+        scene = self.board_view.last_scene or self.board_scene(self.state)
+        boxes = _boxes(scene)
+        order = sorted(boxes, key=lambda t: (boxes[t][1], boxes[t][0]))
+        return [place_of(t) for t in order if t[0] not in ("gauge", "draw")]
+
+    def place_centre(self, place: str) -> tuple[float, float]:
+        """The centre of a place on the table on screen."""
+        scene = self.board_view.last_scene or self.board_scene(self.state)
+        box = _boxes(scene).get(tag_of(place))
+        if box is None:
+            return (WIDTH / 2, 20.0)
+        return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+    def cursor_shape(self, place: str) -> list[tuple[float, float]]:
+        """The keyboard cursor: the outline of the place's card or slot."""
+        scene = self.board_view.last_scene or self.board_scene(self.state)
+        box = _boxes(scene).get(tag_of(place))
+        if box is None:
+            return super().cursor_shape(place)
+        x0, y0, x1, y1 = box
+        return [(x0 - 3, y0 - 3), (x1 + 3, y0 - 3), (x1 + 3, y1 + 3), (x0 - 3, y1 + 3)]
+
+    def keyboard_targets(self) -> list[str]:
+        """Places the keyboard cursor visits: the cover, or what may be clicked now."""
+        s = self.state
+        if not self.is_human_turn():
+            return []
+        viewer = self.viewer(s)
+        if not self.can_see_hand(s, viewer):
+            return ["cover"]
+        lit = self.highlights(s)
+        return [p for p in self.places() if tag_of(p) in lit or (self.selected and tag_of(p) == self.selected)]
+
+    def action_for(self, state, place: str):
+        """The action a click on ``place`` would play now, or None (choosing a card plays nothing yet)."""
+        tag = tag_of(place)
+        if tag is None or state.phase is not mt.Phase.BATTLE:
+            return None
+        result = ClickPlanner(state, self.selected).click(tag)
+        return result.action if result.outcome in (Outcome.APPLY, Outcome.PREVIEW) else None
+
+    def end_turn_action(self, state):
+        """'end' when the engine allows it (at least 1 Sol spent, or nothing to spend on)."""
+        return mt.Action(mt.Verb.END) if state.why_not(mt.Action(mt.Verb.END)) is None else None
+
+    def your_move_text(self, state) -> str:
+        """What the person to move is told."""
+        return f"{self.player_name(state.current_player)}'s move: click a card or one of your trees, then where it goes."
+
+    def scores_html(self, state) -> str:
+        """Each seat: who plays it, trees, cards in hand, habitats captured."""
+        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+        rows = []
+        view = state.view_for(max(0, state.mover)) if state.habitat_card is not None else None
+        for p, kind in enumerate(self.seats):
+            now = " ◀" if state.current_player == p else ""
+            trees = state.tree_count(p)
+            hand = view.hand_sizes[p] if view is not None else 0
+            rows.append(f"<tr><td><b>{escape(self.player_name(p))}</b>{now}</td><td>{escape(labels.get(kind, kind))}"
+                        f"</td><td>{trees}</td><td>{hand}</td><td>{state.scores()[p]}</td></tr>")
+        return ("<table style='border-collapse:collapse;font-size:13px' cellpadding='3'><tr style='color:#555'>"
+                "<th align=left>Player</th><th align=left>Played by</th><th>Trees</th><th>Cards</th>"
+                "<th>Captured</th></tr>" + "".join(rows) + "</table>")
+
+    def explanation_html(self, state) -> str:
+        """What just happened and the rule now; the lines about a Command only for its owner's eyes."""
+        happened = escape(state.last_event) if state.last_event else "Nothing yet: the game is about to start."
+        words = state.explain()
+        if state.phase is mt.Phase.BATTLE and not self.may_read_movers_lines(state):
+            words = "\n".join(line for line in words.splitlines() if not line.startswith(PRIVATE_LINE))
+        return panel(f"<b>Just happened:</b> {happened}<br><b>Now:</b> "
+                     + escape(words).replace("\n", "<br>"))
+
+    def log_label(self, index: int) -> str:
+        """Event log entries: chance steps in the engine's public words (a draw never names its card)."""
+        t = self.timeline
+        before, after = t.states[index - 1], t.states[index]
+        if before.current_player == core.CHANCE:
+            return f"{index}. {after.last_event}"
+        return super().log_label(index)
+
+    # ------------------------------------------------------------ whose eyes
+
+    def people(self) -> tuple[int, ...]:
+        """The seats played by people."""
+        return tuple(p for p in range(len(self.seats)) if self.is_person(p))
+
+    def seat_label(self, player: int) -> str:
+        """'P1 (you)', 'P2 (bot)', 'P3 (person)' for the table."""
+        people = self.people()
+        if not self.is_person(player):
+            return f"P{player + 1} (bot)"
+        return f"P{player + 1} (you)" if len(people) == 1 else f"P{player + 1} (person)"
+
+    def viewer(self, state) -> int:
+        """The player whose view the table shows now."""
+        return viewer_for(state, self.people(), self.cover.seen_by)
+
+    def can_see_hand(self, state, viewer: int) -> bool:
+        """Whether the viewer's Command may be drawn face up now (a person with the cover lifted, or Teacher view)."""
+        if self.teacher_box.value:
+            return True
+        if viewer not in self.cover.people:
+            return False
+        return not self.cover.update(viewer)
+
+    def may_read_movers_lines(self, state) -> bool:
+        """Whether the explanation may list the mover's Command (the mover is at the screen, uncovered)."""
+        if self.teacher_box.value:
+            return True
+        return self.viewer(state) == state.mover and self.can_see_hand(state, state.mover)
+
+    # ------------------------------------------------------------ clicks
+
+    def play_at(self, place: str) -> bool:
+        """A click (or Enter) on a place: lift the cover, choose, play, preview an attack, or say why not."""
+        s = self.state
+        tag = tag_of(place)
+        viewer = self.viewer(s)
+        if tag == ("cover",):
+            if viewer in self.cover.people and not self.can_see_hand(s, viewer):
+                self.cover.reveal(viewer)
+                self.refresh()
+                self._say(f"{self.player_name(viewer)}'s hand is showing.")
+                return True
+            self._say("The hand is already showing." if viewer in self.cover.people else
+                      "Only a person's own hand can be shown.")
+            return False
+        if s.is_terminal() or s.current_player == core.CHANCE or not self.is_human_turn():
+            return super().play_at(place)
+        if not self.can_see_hand(s, viewer):
+            self._say(f"First pass the screen to {self.player_name(viewer)} and press the cover to show the hand.")
+            return False
+        if tag is None:
+            self._say(f"There is nothing called {escape(place)} on the table.", error=True)
+            return False
+        result = ClickPlanner(s, self.selected).click(tag)
+        return self._follow(result, tag)
+
+    def _follow(self, result, tag) -> bool:
+        """Do what a click meant."""
+        if result.outcome is Outcome.SELECT:
+            self.selected = tag
+            self.pending = None
+            self._hide_preview()
+            self.board_view.redraw()
+            self._say(f"Chosen: <b>{escape(place_of(tag))}</b>. Now click where it goes (outlined in purple). "
+                      f"<br><small>{escape(result.message)}</small>")
+            return True
+        if result.outcome is Outcome.DESELECT:
+            self.selected = None
+            self.board_view.redraw()
+            self._say("Choice cleared.")
+            return True
+        if result.outcome is Outcome.PREVIEW:
+            self.pending = result.action
+            self.preview.value = panel(f"<b>Attack?</b> {escape(result.message)}")
+            self.preview_box.layout.display = None
+            self._say("Check the combat sum, then press Confirm attack (or Cancel).")
+            return True
+        if result.outcome is Outcome.APPLY:
+            self.selected = None
+            return self.play(result.action)
+        if result.outcome is Outcome.REFUSE:
+            self._say(f"Not allowed: {escape(result.message)}", error=True)
+            return False
+        self._say("Choose one of your outlined cards or trees first.")
+        return False
+
+    def confirm_attack(self) -> bool:
+        """Confirm the previewed attack."""
+        action, self.pending = self.pending, None
+        self._hide_preview()
+        if action is None:
+            self._say("There is no attack to confirm.")
+            return False
+        self.selected = None
+        return self.play(action)
+
+    def cancel_attack(self) -> None:
+        """Drop the previewed attack."""
+        self.pending = None
+        self.selected = None
+        self._hide_preview()
+        self.board_view.redraw()
+        self._say("Attack cancelled: nothing changed.")
+
+    def play_listed(self) -> bool:
+        """Play the action chosen in the Actions tab."""
+        action = self.action_list.value
+        if action is None:
+            self._say("Choose an action in the list first.")
+            return False
+        if not self.is_human_turn():
+            self._say("The list is for the person whose turn it is.")
+            return False
+        self.selected = None
+        return self.play(action)
+
+    # ------------------------------------------------------------ what the table shows
+
+    def highlights(self, state) -> frozenset:
+        """Outlined places: sources, or the chosen card's targets (only for a person to move who can see)."""
+        if not self.is_human_turn() or not self.can_see_hand(state, self.viewer(state)):
+            return frozenset()
+        if self.viewer(state) != state.mover:
+            return frozenset()
+        planner = ClickPlanner(state, self.selected)
+        lit = planner.highlights()
+        if self.pending is not None and self.pending.verb is mt.Verb.PLANT and self.pending.player >= 0:
+            lit = lit | {("understory", self.pending.player, self.pending.slot)}
+        return lit
+
+    def _selected_slot(self) -> frozenset:
+        """A chosen tree of the mover's (not a hand card) is outlined too."""
+        if self.selected is not None and self.selected[0] in ("understory", "canopy"):
+            return frozenset({self.selected})
+        return frozenset()
+
+    def sol_note(self, state, viewer: int) -> str:
+        """The engine's reason why the turn cannot end yet (the 1-Sol minimum), for the mover's eyes."""
+        if state.phase is not mt.Phase.BATTLE or viewer != state.mover:
+            return ""
+        reason = state.why_not(mt.Action(mt.Verb.END))
+        return reason or ""
+
+    def litter_top(self):
+        """The card that went onto the litter pile last (face up on top), looking back along the timeline."""
+        t = self.timeline
+        index = t.cursor
+        cached = getattr(self, "_litter_cache", None)
+        if cached is not None and cached[0] is t.states[index]:
+            return cached[1]
+        top = self._find_litter_top(index)
+        self._litter_cache = (t.states[index], top)
+        return top
+
+    def _find_litter_top(self, index: int):
+        """The litter's top card at timeline step ``index`` (None if unknown or the litter is empty)."""
+        t = self.timeline
+        for i in range(index, max(0, index - LITTER_LOOKBACK), -1):
+            now, before = t.states[i], t.states[i - 1]
+            if not now.litter_cards:
+                return None
+            added = [c for c in now.litter_cards if c not in set(before.litter_cards)]
+            if added:
+                action = now.history[-1]
+                played = [c for c in added if c.id == action.card]
+                return played[0] if played else added[-1]
+        return None
+
+    def fresh_cards(self, state, viewer: int) -> frozenset:
+        """Cards that arrived in the viewer's Command with the last step (a draw shown as it happens)."""
+        t = self.timeline
+        if t.cursor == 0 or state.habitat_card is None:
+            return frozenset()
+        before = t.states[t.cursor - 1]
+        if before.current_player != core.CHANCE:
+            return frozenset()
+        old = {c.id for c in before.hand(viewer)}
+        return frozenset(c.id for c in state.view_for(viewer).hand if c.id not in old)
+
+    def _fit_canvas(self, height: int) -> None:
+        """Resize the canvas when the table grows or shrinks (players, Teacher view)."""
+        canvas = self.board_view.canvas
+        if canvas.height != height:
+            canvas.height = height
+            canvas.layout.height = f"{height}px"
+
+    def _forget_stale_choice(self, state) -> None:
+        """A choice belongs to the state it was made on."""
+        if state is not self._seen_state:
+            self._seen_state = state
+            self.selected = None
+            self.pending = None
+            self._hide_preview()
+
+    def _hide_preview(self) -> None:
+        """Hide the attack preview."""
+        self.preview_box.layout.display = "none"
+        self.preview.value = ""
+
+    def _update_panels(self, state) -> None:
+        """The Actions list, the Odds tab and the cover button, for the eyes at the screen."""
+        viewer = self.viewer(state)
+        sees = self.can_see_hand(state, viewer)
+        self.show_hand_button.layout.display = None if (viewer in self.cover.people and not sees) else "none"
+        mover_here = self.is_human_turn() and self.viewer(state) == state.mover and sees
+        if mover_here:
+            legal = state.legal_actions()
+            self.action_list.options = [(state.describe(a), a) for a in legal]
+            self.actions_note.value = (f"<b>{len(legal)} legal actions</b> for {self.player_name(state.mover)} "
+                                       "(the engine's words; the cost is in each line):")
+        else:
+            self.action_list.options = []
+            self.actions_note.value = "<i>The list shows the legal actions of the person whose turn it is.</i>"
+        self.action_button.disabled = not mover_here
+        drawing = state.mover if state.mover >= 0 else None
+        show_odds = drawing is not None and (self.teacher_box.value or (
+            drawing in self.cover.people and viewer == drawing and sees))
+        self.odds_panel.show(state, drawing if show_odds else None)
+
+
+def _boxes(scene) -> dict:
+    """{tag: (x0, y0, x1, y1)} of the first polygon carrying each tag."""
+    from ..scene import Polygons
+
+    out: dict = {}
+    for op in scene.ops:
+        if isinstance(op, Polygons) and op.tags:
+            mins, maxs = op.points.min(axis=1), op.points.max(axis=1)
+            for i, tag in enumerate(op.tags):
+                if isinstance(tag, tuple) and tag and tag not in out:
+                    out[tag] = (float(mins[i, 0]), float(mins[i, 1]), float(maxs[i, 0]), float(maxs[i, 1]))
+    return out
