@@ -10,8 +10,9 @@ This is the ONE module that touches ipycanvas internals (``_canvas_manager``,
   'switch canvas', so every frame forgets the target first and is complete alone;
 * a client may send any event content: :class:`KitCanvas` guards the event
   parser itself, so junk never raises in the kernel;
-* tests and benchmarks count comm messages through :func:`capture_messages`
-  instead of reaching into ipycanvas themselves.
+* tests and benchmarks count comm messages through :func:`capture_messages`,
+  play a client's event through :func:`client_event` and list a canvas's event
+  callbacks through :func:`event_callbacks`, instead of reaching into ipycanvas.
 
 Every other module (tests included) uses the public names here.
 """
@@ -137,6 +138,25 @@ def capture_batches(canvas: Canvas) -> Iterator[list]:
 def is_switch_command(command) -> bool:
     """True if a batched command names its target canvas (what a late-connecting page needs first)."""
     return command[0] == COMMANDS["switchCanvas"]
+
+
+EVENT_DISPATCHERS = ("_mouse_down_callbacks", "_mouse_up_callbacks", "_mouse_move_callbacks", "_key_down_callbacks",
+                     "_touch_start_callbacks", "_client_ready_callbacks")
+"""The ipycanvas callback lists a visitor's events reach."""
+
+
+def event_callbacks(widget) -> list[tuple[str, Callable]]:
+    """(kind, callback) for every canvas event callback registered on ``widget`` (none for other widgets)."""
+    found = []
+    for name in EVENT_DISPATCHERS:
+        for cb in getattr(getattr(widget, name, None), "callbacks", []):
+            found.append((name.strip("_"), cb))
+    return found
+
+
+def client_event(canvas: Canvas, content: dict) -> None:
+    """Deliver one event message exactly as a page's canvas would send it (tests use this for junk and NaN)."""
+    canvas._handle_frontend_event(None, content, [])
 
 
 class SceneCanvas:
