@@ -37,8 +37,8 @@ from ...aspens.odds import (
 )
 from .. import palette, safety
 from ..canvas import SceneCanvas
-from ..styles import stylesheet
 from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
+from ..styles import stylesheet
 from ..text import plural
 
 __all__ = [
