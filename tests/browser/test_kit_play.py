@@ -178,6 +178,8 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
         page.keyboard.press("Enter")
         wait_step(page, 5)
         harness.screenshot(page, "kit-keyboard-two-seeds")
+        spoken = page.locator("[aria-live=polite]").first.inner_text()
+        assert "At step 5 (of 5)" in spoken and "Aspen owns 2 spaces" in spoken, spoken
         page.keyboard.press("b")  # Back
         wait_step(page, 4)
         page.keyboard.press("Escape")
