@@ -309,7 +309,8 @@ def _bar(p: _Paint, x: float, y: float, w: float, lo: int, hi: int, now: int | N
     cell = w / 9
     p.rect(x, y, w, 6, fill="#FFFFFF", stroke=palette.INK, lw=0.6, layer=2)
     p.rect(x + (lo - 1) * cell, y, (hi - lo + 1) * cell, 6, fill=colour, stroke=palette.INK, lw=0.6, layer=2)
-    p.text(x - 5, y + 3.5, label, "9px sans-serif", palette.MUTED_INK, layer=4)
+    if label:
+        p.text(x - 5, y + 3.5, label, "9px sans-serif", palette.MUTED_INK, layer=4)
     if now is not None and now >= 1:
         tx = x + (now - 0.5) * cell
         p.seg(tx, y - 2, tx, y + 8, stroke=palette.INK if lo <= now <= hi else palette.VERMILLION, lw=2.0, layer=3)
@@ -332,9 +333,9 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
         p.text(x + w - 4, y + 25, "+2", "bold 9px sans-serif", palette.BLUE, align="right", layer=4)
     now_t = view.temperature if habitat is not None else None
     now_w = view.water if habitat is not None else None
-    bx, bw = x + 16, w - 22
-    _bar(p, bx, y + 58, bw, tree.temp_min, tree.temp_max, now_t, "#F4C9A8", "T")
-    _bar(p, bx, y + 70, bw, tree.water_min, tree.water_max, now_w, palette.WATER, "W")
+    bx, bw = (x + 16, w - 22) if big else (x + 8, w - 16)  # small cards: the colours say T (peach) and W (blue)
+    _bar(p, bx, y + 58, bw, tree.temp_min, tree.temp_max, now_t, "#F4C9A8", "T" if big else "")
+    _bar(p, bx, y + 70, bw, tree.water_min, tree.water_max, now_w, palette.WATER, "W" if big else "")
     row = y + 86
     p.text(x + w / 2, row, f"sun {tree.sun} · shade {tree.shade}", "9px sans-serif", palette.MUTED_INK, layer=4)
     p.text(x + w / 2, row + 11, f"fire {tree.fire} · wind {tree.wind}", "9px sans-serif", palette.MUTED_INK, layer=4)
