@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 
 import pytest
 
 import harness
-from treegames import bosk
+from treegames import bosk, core
 from treegames.ui.bosk.play import BOARD_PIXELS
 from treegames.ui.bosk.scene import PLAYER_COLOURS, ParkGeometry
 from treegames.ui.bosk.steps import chapter_starts, walkthrough_steps
@@ -189,3 +190,48 @@ def test_the_lesson_fits_a_420_px_phone(browser, voila):
     with text_page(browser, voila, LESSON, ".bosk-what-if", {"width": 420, "height": 900}) as (page, errors):
         fits_the_phone(page, "majority-scoring")
         assert errors == []
+
+
+def autumn_moment(seed: int = 5):
+    """A 2-player game of greedy bots stopped where Maple chooses a tree and a leaf tile in round 3 or later."""
+    game = bosk.new_game(2)
+    rng = random.Random(seed)
+    bots = [bosk.GreedyBot(random.Random(seed + p)) for p in range(2)]
+    state = game.new_initial_state()
+    while not (state.phase is bosk.Phase.FALLING_LEAVES and state.current_player == 0 and state.wind_spot >= 3):
+        state = core.step(state, bots, rng)
+    return state
+
+
+def test_an_opened_autumn_game_is_played_by_clicks(play_page, tmp_path):
+    page, _, errors = play_page
+    state = autumn_moment()
+    saved = tmp_path / "bosk-autumn.json"
+    saved.write_text(state.to_json())
+    page.get_by_role("tab", name="Save / Open").click()
+    with page.expect_file_chooser() as chooser:
+        page.locator(".treegames-open").first.click()
+    chooser.value.set_files(str(saved))
+    page.get_by_text("Opened a saved game").wait_for(timeout=30_000)
+    page.get_by_text("the wind asks for").first.wait_for(timeout=30_000)
+    before = harness.wait_until_stable(page)["hash"]
+    tree = sorted({(a.row, a.col) for a in state.legal_actions()})[0]
+    tile = max(a.value for a in state.legal_actions())
+    harness.click_canvas(page, *GEO.intersection_xy(*tree))
+    page.get_by_text("chosen: now pick a leaf tile").wait_for(timeout=20_000)
+    press(page, f"tile {tile}")
+    page.get_by_text("active leaves. Click a yellow square").wait_for(timeout=20_000)
+    after = state.apply(bosk.Action(bosk.Kind.CHOOSE, *tree, tile))
+    harness.wait_for_drawing(page, differs_from=before, timeout=20)
+    harness.wait_until_stable(page)
+    first = sorted((a.row, a.col) for a in after.legal_actions())[0]
+    x, y = GEO.square_centre(*first)
+    assert harness.pixel(page, x - GEO.cell * 0.35, y + GEO.cell * 0.35)[:3] == hex_to_rgb("#F0E442")
+    harness.screenshot(page, "bosk-play-autumn-targets")
+    shown = harness.wait_until_stable(page)["hash"]
+    harness.click_canvas(page, x, y)
+    harness.wait_for_drawing(page, differs_from=shown, timeout=20)
+    assert "Not allowed" not in message(page)
+    page.get_by_text(f"on {bosk.square_name(*first)}").first.wait_for(timeout=20_000)
+    harness.screenshot(page, "bosk-play-autumn-leaf")
+    assert errors == []

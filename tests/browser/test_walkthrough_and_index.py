@@ -13,6 +13,7 @@ GEO = HexGeometry()
 def test_landing_page_links_every_dashboard(page, voila):
     page.goto(f"{voila.base}/voila/render/index.ipynb", timeout=90_000)
     page.get_by_text("three tree games").first.wait_for(timeout=60_000)
+    page.locator(".treegames-pages").wait_for(timeout=60_000)  # the list is read from the notebooks themselves
     links = page.locator("a[href$='.ipynb']").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     expected = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
                       if p.name != "index.ipynb" and ".ipynb_checkpoints" not in p.parts)

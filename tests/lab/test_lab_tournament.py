@@ -223,3 +223,21 @@ def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatc
     assert run.wait(30) and run.state is RunState.FAILED
     assert "no more processes" in run.error
     assert started[0].poll() is not None, "the first worker was stopped"
+
+
+def test_worker_slots_are_shared_machine_wide():
+    from treegames.lab import slots
+
+    taken = slots.acquire(slots.slot_count())  # as if other visitors' tournaments held every core
+    try:
+        assert len(taken) == slots.slot_count()
+        assert slots.acquire(1) == [], "no slot is left"
+        run = TournamentRun(TournamentSpec("bosk", ("random", "random"), games=300), workers=2)
+        run.start().wait(60)
+        assert not run.uses_processes and run.workers == 1 and run.process_ids() == []
+        assert run.state is RunState.FINISHED and run.done == 300
+    finally:
+        slots.release(taken)
+    again = slots.acquire(2)
+    assert len(again) == min(2, slots.slot_count()), "released slots can be taken again"
+    slots.release(again)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 import time
 from fractions import Fraction
+from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -154,12 +154,12 @@ def test_saved_game_link_holds_the_engine_save():
     lab = TournamentLab(game="bosk", bots=("greedy", "random"), games=10, seed=4, run_now=True)
     lab.game_number.value = 4
     lab._on_save()
-    data = re.search(r"base64,([A-Za-z0-9+/=]+)", lab.saved.value).group(1)
-    text = base64.b64decode(data).decode()
+    href = re.search(r"href='data:application/json;charset=utf-8,([^']+)'", lab.saved.value).group(1)
+    text = unquote(href)
     saved = json.loads(text)
     state = _game_module("bosk").new_game(**saved["options"]).state_from_json(text)
     assert state.is_terminal() and tuple(state.scores()) == lab.results.records[3].scores
-    assert "Open" in lab.saved.value
+    assert "Save / Open" in lab.saved.value and "../bosk/play.ipynb" in lab.saved.value
 
 
 def test_games_table_pages():
@@ -217,3 +217,39 @@ def test_the_histogram_shows_scores_too(results):
     assert any(t.startswith("12 games · mean") for t in scene.texts())
     drawn = sum(len(op.points) for op in scene.ops if isinstance(op, Polygons))
     assert drawn == len(charts.margin_bins(scores))
+
+
+def test_every_callback_is_guarded():
+    from treegames.ui import safety
+
+    assert safety.unguarded_callbacks(TournamentLab(games=10)) == []
+    assert safety.unguarded_callbacks(IntervalLadder("bosk", now=(10,), later=(20,))) == []
+    assert safety.unguarded_callbacks(BinomialExplorer()) == []
+
+
+def test_a_failing_callback_shows_the_friendly_sentence(monkeypatch):
+    from treegames.ui import safety
+
+    lab = TournamentLab(games=10)
+    monkeypatch.setattr(lab, "_turn_page", lambda step: 1 / 0)
+    lab.next_page.disabled = False
+    lab.next_page.click()
+    assert safety.FRIENDLY in lab.status.value
+
+
+@pytest.mark.parametrize(("game", "bots"), [("aspens", ("greedy", "random")), ("bosk", ("random", "greedy", "random")),
+                                            ("mighty_trees", ("greedy", "random"))])
+def test_a_lab_game_opens_on_its_play_page(game, bots):
+    from treegames.lab import play_game, saved_game
+    from treegames.ui.aspens.play import AspensPlay
+    from treegames.ui.bosk.play import BoskPlay
+    from treegames.ui.mighty_trees.play import MightyTreesPlay
+
+    dashboard = {"aspens": AspensPlay, "bosk": BoskPlay, "mighty_trees": MightyTreesPlay}[game]
+    spec = TournamentSpec(game, bots, games=6, seed=5)
+    page = dashboard(players=len(bots)) if game != "aspens" else dashboard()
+    page.open_saved(saved_game(spec, 5))
+    record = play_game(spec, 5)
+    assert page.state.is_terminal()
+    assert tuple(page.state.scores()) == record.scores and tuple(page.state.winners()) == record.winners
+    assert len(page.timeline.states) == record.actions + 1, "every step of the game can be stepped through"

@@ -512,7 +512,7 @@ def test_scene_canvas_click_gets_plain_floats():
 
 
 def test_the_landing_page_links_every_notebook_by_its_title(tmp_path):
-    from treegames.ui.landing import pages_html, pages_markdown
+    from treegames.ui.landing import pages_html
 
     (tmp_path / "index.ipynb").write_text("{}")
     (tmp_path / "zeta").mkdir()
@@ -525,4 +525,24 @@ def test_the_landing_page_links_every_notebook_by_its_title(tmp_path):
     assert "<a href='aspens/broken.ipynb'>broken</a>" in page
     assert page.index("Aspens") < page.index("zeta"), "the games come first"
     (tmp_path / "aspens" / "play.ipynb").write_text("{}")
-    assert pages_markdown(tmp_path).index("aspens/play.ipynb") < pages_markdown(tmp_path).index("broken")
+    assert pages_html(tmp_path).index("aspens/play.ipynb") < pages_html(tmp_path).index("broken")
+
+
+def test_one_space_is_not_written_as_1_spaces():
+    walk = Walkthrough([("first Aspen", "a coin"), ("seed H5", "a seed")])
+    walk.go(2)
+    assert "Aspen</b>: 1 space," in walk.scores.value and "1 spaces" not in walk.scores.value
+    explorer = BoardExplorer()
+    explorer.click(*explorer.geo.center(aspens.Hex(1, 0)))
+    assert "1 step from the centre" in explorer.info.value
+
+
+def test_the_walkthrough_steps_by_keyboard_and_offers_its_picture():
+    walk = Walkthrough([("first Aspen", "a coin"), ("seed H5", "a seed")])
+    walk.key("ArrowRight")
+    assert walk.index == 1 and "aspens-walkthrough-step-1.svg" in walk.picture_link.value
+    walk.key("End")
+    assert walk.index == 2
+    walk.key("Home")
+    walk.key("ArrowLeft")
+    assert walk.index == 0

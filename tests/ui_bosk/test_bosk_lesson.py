@@ -69,3 +69,17 @@ def test_every_lesson_callback_is_guarded():
     table.show(winter_rows(bosk.new_game(2).new_initial_state()))
     for widget in (WhatIf(), Exercises(), Experiment(games=10), table):
         assert safety.unguarded_callbacks(widget) == []
+
+
+def test_a_run_with_a_greedy_bot_is_capped_to_keep_the_server_quick(monkeypatch):
+    import treegames.ui.bosk.lesson as lesson
+
+    played = []
+    real = lesson.run_experiment
+    monkeypatch.setattr(lesson, "run_experiment",
+                        lambda players, n, bots, progress=None: played.append(n) or real(players, 2, bots))
+    e = Experiment(players=2, games=10)
+    e.bots.value = "mixed"
+    e.games.value = 400
+    e.run()
+    assert played == [lesson.MAX_GREEDY_GAMES] and e.games.value == lesson.MAX_GREEDY_GAMES

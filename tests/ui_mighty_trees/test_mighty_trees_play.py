@@ -236,3 +236,50 @@ def test_the_keyboard_chooses_a_card_and_plays_it():
     if w.pending is not None:
         w.confirm_button.click()
     assert len(w.timeline.states) == steps + 1
+
+
+def test_during_a_bots_turn_no_panel_names_the_bots_cards():
+    w = MightyTreesPlay(seed=5, seats=(PERSON, "greedy"))
+    w.run_auto()
+    w.play(mt.Action(mt.Verb.DISCARD, w.state.hand(w.state.mover)[0].id, place="hand"))
+    w.end_turn()
+    while not (w.state.phase is mt.Phase.BATTLE and w.state.mover == 1):
+        assert w.step()
+    s = w.state
+    bot_cards = [private_words(c) for c in s.hand(1)]
+    pages = [w.explanation.value, w.message.value, w.words.value, w.odds_panel.body.value, drawn_text(w),
+             " ".join(label for label, _ in w.event_log.options), str(w.action_list.options)]
+    for words in bot_cards:
+        for page in pages:
+            assert words not in page, (words, page[:200])
+    assert "Battle Phase" in w.explanation.value  # the public lines are still there
+
+
+def test_after_a_disaster_each_tree_is_listed_with_its_strength_and_fate():
+    for seed in range(1, 120):
+        w = MightyTreesPlay(seed=seed, seats=("random", "random"), answer=False)
+        found = None
+        for _ in range(600):
+            if w.state.is_terminal():
+                break
+            before = w.state
+            w.step()
+            last = w.state.history[-1] if w.state.history else None
+            if (last is not None and last.verb is mt.Verb.DISASTER and before.current_player != core.CHANCE
+                    and sum(before.tree_count(p) for p in range(2)) > 0):
+                found = before
+                break
+        if found is not None:
+            break
+    else:
+        pytest.skip("no disaster with trees on the table")
+    after = w.state
+    text = w.explanation.value
+    assert "What it did to each tree" in text
+    for p in range(2):
+        for tree in found.understory(p) + found.canopy(p):
+            if tree is not None:
+                assert tree.name in text
+    died = [t for p in range(2) for t in found.understory(p) + found.canopy(p) if t is not None
+            and t.id not in {u.id for q in range(2) for u in after.understory(q) + after.canopy(q) if u is not None}]
+    assert text.count(">died<") == len(died)

@@ -14,6 +14,9 @@ and played by worker processes, one per core up to ``MAX_WORKERS``.
 * ``cancel()`` stops the run: worker processes are terminated (then killed if
   they linger) and reaped before the run reports ``CANCELLED``, so no process
   is left behind.  The records played so far are kept.
+* Worker processes are counted machine-wide (:mod:`.slots`): at most one per
+  core, however many visitors run tournaments; a run that finds no free slot
+  plays in its own kernel instead.
 * Workers are fresh interpreters (``python -m treegames.lab.worker``, see
   :mod:`.worker`): safe to start from a Jupyter kernel's threads, never
   re-importing a script's main module, and they lower their own priority
@@ -34,6 +37,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 
+from . import slots
 from .pipes import receive, send
 from .results import Results
 from .tournament import GameRecord, TournamentSpec, play_games
@@ -91,6 +95,7 @@ class TournamentRun:
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self._processes: list = []
+        self._slots: list = []
 
     # -- what a view reads -------------------------------------------------
 
@@ -129,6 +134,10 @@ class TournamentRun:
         """Start playing on a background thread; returns at once."""
         if self.state is not RunState.READY:
             raise RuntimeError(f"this run is already {self.state.value}; make a new TournamentRun")
+        if self.uses_processes:  # machine-wide: at most one worker process per core, whoever runs them
+            self._slots = slots.acquire(self.workers)
+            self.workers = max(1, len(self._slots))
+            self.uses_processes = bool(self._slots)
         self.state = RunState.RUNNING
         self.started_at = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name="treegames-tournament", daemon=True)
@@ -191,6 +200,9 @@ class TournamentRun:
             log.exception("tournament failed")
             self._finish(RunState.FAILED, traceback.format_exc(limit=4))
             return
+        finally:
+            slots.release(self._slots)
+            self._slots = []
         if self.error is not None:
             self._finish(RunState.FAILED, self.error)
         else:

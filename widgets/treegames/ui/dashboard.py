@@ -177,6 +177,7 @@ class GameDashboard(widgets.VBox):
 
     def _build(self, seed: int, seats, options: dict, answer: bool, speed: int) -> None:
         """Buttons, panels, tabs and the new-game form."""
+        width, _height = self.board_size()
         report = self.report_failure
         self.step_button = icon_button("Step", "step", tooltip="One step: roll, a bot's move, or replay (S)")
         self.back_button = icon_button("Back", "back", tooltip="Show the moment before (B)")
@@ -216,7 +217,8 @@ class GameDashboard(widgets.VBox):
         self.save_link = widgets.HTML()
         self.picture_link = widgets.HTML()
         self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False,
-                                         description="Open a saved game", icon="", layout=widgets.Layout(width="auto"))
+                                         description="Open a saved game", icon="",
+                                         tooltip="Open a game saved with Download (a .json file)", layout=widgets.Layout(width="auto"))
         for name in ("treegames-open", "tg-icon", "tg-icon-open"):
             self.upload.add_class(name)
         safety.observe(self.upload, self._on_upload, report=report)
@@ -230,7 +232,8 @@ class GameDashboard(widgets.VBox):
         buttons.add_class("treegames-buttons")
         auto = widgets.HBox([self.auto_button, self.speed, self.answer_box])
         auto.add_class("treegames-buttons")
-        self.left = widgets.VBox([self.board_view.canvas, self.legend])
+        self.left = widgets.VBox([self.board_view.canvas, self.legend],
+                                 layout=widgets.Layout(width=f"{width}px", max_width="100%"))
         self.left.add_class("treegames-column")
         pages = [("Event log", widgets.VBox([self.position, self.event_log])), ("New game", self.form),
                  *self.extra_tabs(), ("Save / Open", save_panel)]
@@ -428,6 +431,9 @@ class GameDashboard(widgets.VBox):
         try:
             while self.auto_button.value and not self.state.is_terminal():
                 if not self.step():
+                    break
+                if self.is_human_turn() and not self.timeline.can_forward():
+                    self._say(self.your_move_text(self.state))  # stop at once: a person is to move
                     break
                 await asyncio.sleep(1.0 / max(1, self.speed.value))
         except Exception:  # noqa: BLE001 - a background task has no caller to tell

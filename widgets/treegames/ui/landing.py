@@ -1,4 +1,4 @@
-"""The landing page's list of every dashboard, read from the notebooks themselves (``tools/update_index.py`` writes it)."""
+"""The landing page's list of every dashboard, read from the notebooks themselves (a new page is linked at once)."""
 
 from __future__ import annotations
 
@@ -51,16 +51,6 @@ def folders_in_order(root: Path) -> list[str]:
                   key=lambda f: (list(SECTIONS).index(f) if f in SECTIONS else len(SECTIONS), f))
 
 
-def pages_markdown(root: Path | None = None) -> str:
-    """Every dashboard under the notebooks folder as Markdown lists of links, one per game folder."""
-    root = find_root(root)
-    parts = []
-    for folder in folders_in_order(root):
-        items = "".join(f"* [{notebook_title(p)}]({folder}/{p.name})\n" for p in pages_of(root, folder))
-        parts.append(f"### {SECTIONS.get(folder, folder)}\n\n{items}")
-    return "\n".join(parts)
-
-
 def pages_html(root: Path | None = None) -> str:
     """Every dashboard as linked HTML lists, one per game folder."""
     root = find_root(root)
@@ -71,3 +61,10 @@ def pages_html(root: Path | None = None) -> str:
             for p in pages_of(root, folder))
         parts.append(f"<h3 style='margin:10px 0 4px'>{html.escape(SECTIONS.get(folder, folder))}</h3><ul>{items}</ul>")
     return "<div class='treegames-pages' style='font-size:15px;line-height:1.6'>" + "".join(parts) + "</div>"
+
+
+def page_list(root: Path | None = None):
+    """The list as a widget (plain links: a click opens the page, as in a Markdown cell)."""
+    import ipywidgets as widgets
+
+    return widgets.HTML(pages_html(root))

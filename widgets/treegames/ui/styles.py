@@ -19,6 +19,7 @@ ICONS: dict[str, str] = {
     "back": "M13 2v12L5 8zM2 2h2v12H2z",
     "forward": "M3 2v12l8-6zM12 2h2v12h-2z",
     "first": "M14 2v12L8 8zM8 2v12L2 8z",
+    "down": "M2 4h12L8 12z",
     "last": "M2 2v12l6-6zM8 2v12l6-6z",
     "undo": "M6 3L1 7.5 6 12V9c4 0 6.5 1 8 4-.5-4.5-3-8-8-8.5z",
     "end-turn": "M2 8.5l1.6-1.6L6.5 9.8 12.4 3.9 14 5.5 6.5 13z",
@@ -51,7 +52,7 @@ def _icon_rules() -> str:
 LAYOUT_CSS = """
 .treegames-canvas{width:auto!important;height:auto!important;max-width:100%!important;min-width:0!important;
   align-self:flex-start!important;flex:0 0 auto!important}
-.treegames-board-canvas{max-height:calc(100vh - 150px)!important}
+.treegames-board-canvas{max-height:calc(100vh - 190px)!important}
 .treegames-row{display:flex;flex-flow:row wrap!important;align-items:flex-start;gap:8px 14px;max-width:100%}
 .treegames-column{flex:0 1 auto!important;min-width:0!important;max-width:100%!important}
 .treegames-side{flex:1 1 330px!important;min-width:0!important;max-width:580px!important}
@@ -70,8 +71,7 @@ LAYOUT_CSS = """
 @media (max-width:600px){
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
-  .treegames-dashboard .widget-slider{max-width:100%!important}
-  .treegames-dashboard .widget-hslider{width:auto!important}
+  .treegames-dashboard .widget-hslider{max-width:100%!important}
 }
 """
 

@@ -7,6 +7,7 @@ import random
 import ipywidgets as widgets
 
 from ...aspens import PLAYER_NAMES
+from ..panels import Collapsible
 from .odds_view import DistributionPanel, GainSimulator, production_table_html
 from .scene import PLAYER_COLOURS
 
@@ -28,10 +29,9 @@ class OddsPanel(widgets.VBox):
         self.stacks: tuple | None = None
         self.pending = None
         self.visible = False
-        accordion = widgets.Accordion(children=[self.table, self.simulator])
-        accordion.set_title(0, "Production chart (rulebook vs exact)")
-        accordion.set_title(1, "Roll it yourself: simulation vs exact")
-        super().__init__([self.intro, *self.panels, accordion])
+        self.sections = [Collapsible("Production chart (rulebook vs exact)", self.table),
+                         Collapsible("Roll it yourself: simulation vs exact", self.simulator)]
+        super().__init__([self.intro, *self.panels, *self.sections])
 
     def show(self, state) -> None:
         """Follow the state on screen (cheaply: nothing is redrawn while the tab is hidden or the stacks are unchanged)."""

@@ -14,6 +14,7 @@ import numpy as np
 from ...aspens.data import DIRECTIONS, RADIUS, Board, Hex, cell_name, distance, hex_center, hex_corners
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
+from ..text import plural
 
 TILE_ORDER = ("centre", "E", "NE", "NW", "W", "SW", "SE")
 
@@ -162,7 +163,7 @@ def describe_hex(board: Board, cell: Hex) -> str:
     near = ", ".join(f"{d.name} {cell_name(n)}{' (water)' if board.is_water(n) else ''}"
                      for d in DIRECTIONS if (n := board.neighbor(cell, d)) is not None)
     return (f"<b>{cell_name(cell)}</b>: {kind} on the <b>{board.tile_of(cell)}</b> tile; axial (q={cell.q}, "
-            f"r={cell.r}), {distance(cell)} steps from the centre.<br>Neighbours: {near}.")
+            f"r={cell.r}), {plural(distance(cell), 'step')} from the centre.<br>Neighbours: {near}.")
 
 
 # --------------------------------------------------------------------------
@@ -262,6 +263,14 @@ def wind_arrows(state, geo: HexGeometry) -> list:
                      tags=tuple(("wind", d.name) for d in winds))]
 
 
+@cache
+def hatch_table(board: Board, geo: HexGeometry) -> np.ndarray:
+    """Pine's hatching for every hex of a board, (cells, 3, 2, 2), computed once per setup."""
+    _index, _corners, centres = corner_table(board, geo)
+    segments = hatch_segments(centres, geo.size)  # (3 * cells, 2, 2), grouped by line
+    return segments.reshape(3, len(centres), 2, 2).transpose(1, 0, 2, 3).copy()
+
+
 def hatch_segments(centres: np.ndarray, size: float) -> np.ndarray:
     """Three short rising diagonal lines inside each hex (Pine's pattern), as (n*3, 2, 2) segments."""
     if len(centres) == 0:
@@ -291,8 +300,8 @@ def game_scene(state, geo: HexGeometry, show_targets: bool = True) -> Scene:
         scene.add(Polygons(shrunk(board, geo, cells, 0.97), solid(PLAYER_TINTS[player], len(cells)),
                            tags=tuple(cells)))
     if owned[1]:
-        scene.add(Segments(hatch_segments(centres[[index[c] for c in owned[1]]], geo.size), stroke=PINE_HATCH,
-                           line_width=1.2))
+        rows = [index[c] for c in owned[1]]
+        scene.add(Segments(hatch_table(board, geo)[rows].reshape(-1, 2, 2), stroke=PINE_HATCH, line_width=1.2))
     if show_targets:
         targets = state.legal_targets()
         plant_here = sorted(targets["seed"] | targets["grow-out"])

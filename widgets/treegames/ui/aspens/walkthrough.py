@@ -15,8 +15,9 @@ from ... import aspens, core
 from ...aspens import GreedyBot
 from .. import safety
 from ..canvas import SceneCanvas
+from ..saving import download_link
 from ..styles import icon_button, stylesheet
-from ..text import message_box
+from ..text import message_box, plural
 from .scene import HexGeometry, dice_scene, game_scene
 
 
@@ -72,7 +73,8 @@ class Walkthrough(widgets.VBox):
         self.caption = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.rule = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.scores = widgets.HTML()
-        right = widgets.VBox([self.dice_view.canvas, self.scores, self.caption, self.rule])
+        self.picture_link = widgets.HTML()
+        right = widgets.VBox([self.dice_view.canvas, self.scores, self.caption, self.rule, self.picture_link])
         right.add_class("treegames-side")
         controls = widgets.HBox([self.first_button, self.back_button, self.forward_button, self.last_button,
                                  self.counter])
@@ -120,7 +122,10 @@ class Walkthrough(widgets.VBox):
                            f"<b>What the engine did:</b> {happened}<br><b>The rule now:</b> "
                            f"{html.escape(s.explain())}</div>")
         self.scores.value = " &nbsp; ".join(
-            f"<b>{name}</b>: {s.scores()[p]} spaces, {s.hand(p)} in hand" for p, name in enumerate(aspens.PLAYER_NAMES))
+            f"<b>{name}</b>: {plural(s.scores()[p], 'space')}, {s.hand(p)} in hand" for p, name in enumerate(aspens.PLAYER_NAMES))
+        self.picture_link.value = download_link(self.board_view.last_scene.to_svg(),
+                                                f"aspens-walkthrough-step-{self.index}.svg", "Save picture",
+                                                mime="image/svg+xml", icon="picture")
 
 
 class CascadeExample(widgets.VBox):

@@ -304,6 +304,12 @@ def model_counts(players: int, values: Sequence[int], samples: int, rng: random.
     return Counter(classify([rng.choice(values) for _ in range(players)])[0] for _ in range(samples))
 
 
+MAX_GAMES = 500
+"""The most random-bot games one Run plays (well under a second)."""
+MAX_GREEDY_GAMES = 100
+"""The most games with a greedy bot one Run plays (a few seconds), so one visitor never hogs a shared server."""
+
+
 class Experiment(widgets.VBox):
     """Run many games and count how often each tie case really happens; compare with an exact model."""
 
@@ -312,7 +318,7 @@ class Experiment(widgets.VBox):
                                              style={"button_width": "48px"})
         self.bots = widgets.ToggleButtons(options=[("random bots", "random"), ("1 greedy + random", "mixed")],
                                           value=bots, description="Played by:", style={"button_width": "130px"})
-        self.games = widgets.BoundedIntText(value=games, min=10, max=2000, step=10, description="Games:",
+        self.games = widgets.BoundedIntText(value=games, min=10, max=MAX_GAMES, step=10, description="Games:",
                                             layout=widgets.Layout(width="200px"))
         self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
         safety.on_click(self.run_button, self.run, report=self._report)
@@ -334,7 +340,10 @@ class Experiment(widgets.VBox):
 
     def run(self) -> CaseTally:
         """Play the games (showing progress) and show the counts."""
-        n = self.games.value
+        cap = MAX_GREEDY_GAMES if self.bots.value != "random" else MAX_GAMES
+        n = max(1, min(int(self.games.value), cap))
+        if n != self.games.value:
+            self.games.value = n
         self.run_button.disabled = True
         self.progress.max, self.progress.value = n, 0
         try:

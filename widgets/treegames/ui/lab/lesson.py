@@ -16,11 +16,10 @@ import ipywidgets as widgets
 
 from ... import lab
 from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stats
-from .. import palette
+from .. import palette, safety, styles
 from ..canvas import SceneCanvas
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD, p_is, p_text
-from .widget import guarded
 
 try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
     from ..aspens.odds_view import Answer
@@ -125,19 +124,23 @@ class IntervalLadder(widgets.VBox):
         self.fair = 1 / len(bots)
         self.canvas = SceneCanvas(WIDTH, 40 + LADDER_ROW * (len(now) + len(later)) + 28, self._scene)
         self.canvas.canvas.add_class("treegames-lab-ladder")
-        self.buttons = [widgets.Button(description=f"▶ Play {n} games",
-                                       layout=widgets.Layout(width="160px")) for n in later]
+        self.buttons = [styles.icon_button(f"Play {n} games", "play", f"Play {n} more games in the background",
+                                           layout=widgets.Layout(width="170px")) for n in later]
         for button, n in zip(self.buttons, later, strict=False):
-            button.on_click(guarded(lambda _b, n=n: self.play(n)))
+            safety.on_click(button, lambda n=n: self.play(n), report=self.report_failure)
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="200px"))
         self.progress.add_class("treegames-lab-progress")
         self.status = widgets.HTML()
         self.table = widgets.HTML()
-        super().__init__([self.canvas.canvas, widgets.HBox([*self.buttons, self.progress],
+        super().__init__([styles.stylesheet(), self.canvas.canvas, widgets.HBox([*self.buttons, self.progress],
                                                              layout=widgets.Layout(flex_flow="row wrap")),
                           self.status, self.table])
         for n in now:
             self.play(n, wait=True)
+
+    def report_failure(self, text: str) -> None:
+        """The kit's friendly sentence when a callback fails."""
+        self.status.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
 
     def spec(self, games: int) -> TournamentSpec:
         """The tournament of ``games`` games (each size has its own seed, so they are separate samples)."""
@@ -234,12 +237,12 @@ class BinomialExplorer(widgets.VBox):
         self.canvas = SceneCanvas(WIDTH, 250, self._scene)
         self.canvas.canvas.add_class("treegames-lab-binomial")
         self.table = widgets.HTML()
-        self.n.observe(guarded(self._on_n), names="value")
-        self.k.observe(guarded(lambda _c: self._update()), names="value")
+        safety.observe(self.n, self._on_n)
+        safety.observe(self.k, lambda _v: self._update())
         super().__init__([self.n, self.k, self.canvas.canvas, self.table])
         self._update()
 
-    def _on_n(self, _change) -> None:
+    def _on_n(self, _value) -> None:
         """Keep the wins slider within the games."""
         self.k.max = self.n.value
         self._update()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import base64
 import html
 
 from ...lab import Results, Tally, records_csv, stats, summary_csv
-from .. import palette
+from .. import palette, saving
 
-__all__ = ["p_text", "p_is", "results_table_html", "findings_html", "games_table_html", "download_link",
-           "csv_links_html"]
+__all__ = ["p_text", "p_is", "results_table_html", "findings_html", "games_table_html", "csv_links_html"]
 
 CELL = "padding:2px 6px;border-bottom:1px solid #E4E4E4;white-space:nowrap"
 HEAD = f"{CELL};text-align:left;background:#F3F3F3"
@@ -125,18 +123,13 @@ def games_table_html(results: Results, start: int, count: int = 10) -> str:
     return "".join(parts)
 
 
-def download_link(text: str, filename: str, label: str, mime: str = "text/csv") -> str:
-    """An <a download> link carrying ``text`` in a data: URI (works offline, no server round trip)."""
-    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return (f"<a class='treegames-download' download='{html.escape(filename)}' "
-            f"href='data:{mime};charset=utf-8;base64,{data}' style='margin-right:14px'>{html.escape(label)}</a>")
-
-
 def csv_links_html(results: Results) -> str:
     """Download links for the games CSV and the summary CSV."""
     if not results.games:
         return ""
     stem = f"{results.spec.game}-tournament-seed{results.spec.seed}"
     return ("<div style='font-size:13px'>Export: "
-            + download_link(records_csv(results.spec, results.records), f"{stem}-games.csv", "games (CSV)")
-            + download_link(summary_csv(results), f"{stem}-summary.csv", "summary (CSV)") + "</div>")
+            + saving.download_link(records_csv(results.spec, results.records), f"{stem}-games.csv", "Games (CSV)",
+                                   "text/csv")
+            + " " + saving.download_link(summary_csv(results), f"{stem}-summary.csv", "Summary (CSV)", "text/csv")
+            + "</div>")

@@ -9,36 +9,18 @@ every number comes from :mod:`treegames.lab`.
 
 from __future__ import annotations
 
-import functools
 import html
 import logging
 import threading
 import time
-from collections.abc import Callable
 
 import ipywidgets as widgets
 
 from ... import lab
 from ...lab import RunState, SpecError, TournamentRun, TournamentSpec
-from .. import palette
+from .. import palette, safety, saving, styles
 from ..canvas import SceneCanvas
 from . import charts, table
-
-try:  # the kit's shared callback guard
-    from ..safety import guarded
-except ImportError:  # pragma: no cover - until the kit's ui/safety.py is on main
-    def guarded(fn: Callable) -> Callable:
-        """Run a widget callback; log any exception instead of letting it reach the page."""
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            try:
-                return fn(*args, **kwargs)
-            except Exception:
-                logging.getLogger(__name__).exception("widget callback %s failed", fn.__name__)
-                return None
-
-        return wrapper
 
 __all__ = ["TournamentLab", "REDRAW_EVERY"]
 
@@ -111,10 +93,10 @@ class TournamentLab(widgets.VBox):
                                              value=rotate, tooltips=["Each bot takes each seat in turn, same dice",
                                                                      "Every game with the seats as chosen"],
                                              style={"button_width": "118px"})
-        self.run_button = widgets.Button(description="▶ Run", button_style="primary",
-                                         layout=widgets.Layout(width="110px"), tooltip="Play the games")
-        self.cancel_button = widgets.Button(description="■ Cancel", disabled=True,
-                                            layout=widgets.Layout(width="110px"), tooltip="Stop the games")
+        self.run_button = styles.icon_button("Run", "play", "Play the games", button_style="primary",
+                                             layout=widgets.Layout(width="110px"))
+        self.cancel_button = styles.icon_button("Cancel", "pause", "Stop the games, keep what was played",
+                                                disabled=True, layout=widgets.Layout(width="110px"))
         self.progress = widgets.IntProgress(value=0, min=0, max=1, description="",
                                             layout=widgets.Layout(width="260px"))
         self.progress.add_class("treegames-lab-progress")
@@ -138,20 +120,21 @@ class TournamentLab(widgets.VBox):
         self.next_page = widgets.Button(description="later ▶", layout=widgets.Layout(width="100px"))
         self.game_number = widgets.BoundedIntText(value=1, min=1, max=games, description="Game #",
                                                   layout=widgets.Layout(width="170px"), style={"description_width": "60px"})
-        self.save_button = widgets.Button(description="Saved game",
-                                          layout=widgets.Layout(width="120px"),
-                                          tooltip="Replay this game from its seeds and offer it as a file")
+        self.save_button = styles.icon_button("Saved game", "save",
+                                              "Replay this game from its seeds and offer it as a file",
+                                              layout=widgets.Layout(width="130px"))
         self.saved = widgets.HTML()
 
-        self.game.observe(guarded(self._on_game), names="value")
-        self.players.observe(guarded(self._on_players), names="value")
-        self.run_button.on_click(guarded(self._on_run))
-        self.cancel_button.on_click(guarded(self._on_cancel))
-        self.margin_view.observe(guarded(lambda _change: self._redraw_charts()), names="value")
-        self.histogram_kind.observe(guarded(lambda _change: self._redraw_charts()), names="value")
-        self.prev_page.on_click(guarded(lambda _b: self._turn_page(-1)))
-        self.next_page.on_click(guarded(lambda _b: self._turn_page(+1)))
-        self.save_button.on_click(guarded(self._on_save))
+        report = self.report_failure
+        safety.observe(self.game, lambda _v: self._build_game_form(), report=report)
+        safety.observe(self.players, lambda _v: self._build_seats(), report=report)
+        safety.on_click(self.run_button, self.start, report=report)
+        safety.on_click(self.cancel_button, self._on_cancel, report=report)
+        safety.observe(self.margin_view, lambda _v: self._redraw_charts(), report=report)
+        safety.observe(self.histogram_kind, lambda _v: self._redraw_charts(), report=report)
+        safety.on_click(self.prev_page, lambda: self._turn_page(-1), report=report)
+        safety.on_click(self.next_page, lambda: self._turn_page(+1), report=report)
+        safety.on_click(self.save_button, self._on_save, report=report)
 
         self._build_game_form(bots, options)
         form = widgets.HBox([widgets.VBox([self.game, self.players, self.games, self.seed, self.seating]),
@@ -169,7 +152,7 @@ class TournamentLab(widgets.VBox):
             widgets.HBox([self.game_number, self.save_button], layout=widgets.Layout(flex_flow="row wrap")),
             self.saved,
         ])
-        super().__init__([form, controls, self.status, self.findings, self.table, charts_box, self.exports,
+        super().__init__([styles.stylesheet(), form, controls, self.status, self.findings, self.table, charts_box, self.exports,
                           games_box], layout=widgets.Layout(max_width="860px"))
         self.add_class("treegames-lab")
         self._show_results()
@@ -205,14 +188,6 @@ class TournamentLab(widgets.VBox):
             for label, bot in zip(lab.seat_names(game, players), chosen, strict=False)
         ]
 
-    def _on_game(self, _change) -> None:
-        """A new game: rebuild the form."""
-        self._build_game_form()
-
-    def _on_players(self, _change) -> None:
-        """A new player count: rebuild the seats."""
-        self._build_seats()
-
     def spec(self) -> TournamentSpec:
         """The tournament the form describes (SpecError if it is not playable)."""
         options = {w.option_name: w.value for w in self.options_box.children}
@@ -222,9 +197,9 @@ class TournamentLab(widgets.VBox):
 
     # ------------------------------------------------------------ running
 
-    def _on_run(self, _button=None) -> None:
-        """Run pressed."""
-        self.start()
+    def report_failure(self, text: str) -> None:
+        """Show the kit's friendly sentence when a callback fails (the details are in the server log)."""
+        self.status.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
 
     def _on_cancel(self, _button=None) -> None:
         """Cancel pressed: stop the games and their workers, keep what was played."""
@@ -350,7 +325,7 @@ class TournamentLab(widgets.VBox):
         self._page += step
         self._show_games_page()
 
-    def _on_save(self, _button=None) -> None:
+    def _on_save(self) -> None:
         """Replay the chosen game from its seeds and offer its saved game (the engine's JSON) as a file."""
         spec = self.results.spec
         number = int(self.game_number.value)
@@ -359,8 +334,10 @@ class TournamentLab(widgets.VBox):
             return
         text = lab.saved_game(spec, number - 1)
         name = f"{spec.game}-seed{spec.seed}-game{number}.json"
+        title = html.escape(lab.game_types()[spec.game].title)
         self.saved.value = (
-            "<div style='font-size:13px'>" + table.download_link(text, name, f"Download {name}", "application/json")
-            + f"<br>Open this file on the {html.escape(lab.game_types()[spec.game].title)}"
-            " Play page with its <b>Open</b> button to step through the game.</div>"
+            "<div style='font-size:13px;line-height:1.8'>"
+            + saving.download_link(text, name, f"Download {name}", "application/json", icon="save")
+            + f"<br>Then open the <a href='../{spec.game}/play.ipynb' target='_blank'>{title} Play page</a> and "
+            "load the file in its <b>Save / Open</b> tab to step through the game move by move.</div>"
         )

@@ -262,8 +262,47 @@ class MightyTreesPlay(GameDashboard):
         words = state.explain()
         if state.phase is mt.Phase.BATTLE and not self.may_read_movers_lines(state):
             words = "\n".join(line for line in words.splitlines() if not line.startswith(PRIVATE_LINE))
-        return panel(f"<b>Just happened:</b> {happened}<br><b>Now:</b> "
+        return panel(f"<b>Just happened:</b> {happened}{self.impact_html()}<br><b>Now:</b> "
                      + escape(words).replace("\n", "<br>"))
+
+    def impact_html(self) -> str:
+        """After a disaster or a trend: every tree that stood before, its strength or range, and whether it stands.
+
+        Only a before/after comparison of the public table, with the engine's own strengths
+        (``state.strength``, preferred bonus included) and the cards' ranges: the verdicts are the engine's.
+        """
+        t = self.timeline
+        if t.cursor == 0:
+            return ""
+        before, after = t.states[t.cursor - 1], t.states[t.cursor]
+        action = after.history[-1]
+        if action.verb not in (mt.Verb.DISASTER, mt.Verb.TREND):
+            return ""
+        card = DECK[action.card]
+        element = card.affects if action.verb is mt.Verb.TREND else card.element
+        temperature, water = after.conditions()
+        rows = []
+        for p in range(before.num_players):
+            for place, trees_before, trees_after in (("understory", before.understory(p), after.understory(p)),
+                                                     ("canopy", before.canopy(p), after.canopy(p))):
+                for slot, tree in enumerate(trees_before):
+                    if tree is None:
+                        continue
+                    stands = trees_after[slot] is not None and trees_after[slot].id == tree.id
+                    if element.value in ("fire", "wind"):
+                        measure = f"{element.value} {before.strength(tree.id, element.value)}"
+                    elif element.value == "water":
+                        measure = f"water {tree.water_min}-{tree.water_max} (now {water})"
+                    else:
+                        measure = f"temperature {tree.temp_min}-{tree.temp_max} (now {temperature})"
+                    verdict = "stands" if stands else "<b style='color:#D55E00'>died</b>"
+                    rows.append(f"<tr><td>P{p + 1} {place} {slot + 1}</td><td>{escape(tree.name)}</td>"
+                                f"<td>{escape(measure)}</td><td>{verdict}</td></tr>")
+        if not rows:
+            return ""
+        return ("<div style='font-size:13px;margin-top:4px'><b>What it did to each tree</b> (the card, then each "
+                "tree's strength or range):<table cellpadding='2' style='border-collapse:collapse;font-size:12px'>"
+                + "".join(rows) + "</table></div>")
 
     def log_label(self, index: int) -> str:
         """Event log entries: chance steps in the engine's public words (a draw never names its card)."""

@@ -238,7 +238,7 @@ def _habitat(p: _Paint, view, o: TableOptions, y: float) -> float:
     p.text(MARGIN + 8, y + 29, _fit(h.region, w - 16, 10), "italic 10px sans-serif", palette.MUTED_INK,
            align="left")
     p.text(MARGIN + 8, y + 43, _fit("Prefers (+2): " + ", ".join(h.preferred), w - 16, 10), "10px sans-serif",
-           align="left")
+           palette.MUTED_INK, align="left")
     for i, line in enumerate(_wrap(_cards.POWER_TEXT[h.power], w - 16, 10)[:2]):
         p.text(MARGIN + 8, y + 57 + 12 * i, line, "10px sans-serif", palette.BLUE, align="left")
     y += 84
@@ -270,7 +270,7 @@ def _piles(p: _Paint, view, o: TableOptions, y: float) -> float:
     if top is None:
         p.text(lx + 38, y + 27, "empty", "italic 10px sans-serif", palette.MUTED_INK)
     else:
-        p.text(lx + 38, y + 12, top.kind.value, "9px sans-serif", palette.MUTED_INK)
+        p.text(lx + 38, y + 12, top.kind.value, "9px sans-serif", palette.MUTED_INK, layer=4)
         words = top.name.split()
         p.text(lx + 38, y + 26, _fit(words[0], 72, 10), "bold 10px sans-serif")
         if len(words) > 1:
@@ -278,7 +278,7 @@ def _piles(p: _Paint, view, o: TableOptions, y: float) -> float:
     p.text(lx + 38, y + 66, f"litter ({len(view.litter)})", "10px sans-serif", palette.MUTED_INK)
     sx = lx + 96
     battle = view.phase is mt.Phase.BATTLE
-    for i in range(3):
+    for i in range(_cards.SOLS_PER_TURN):
         lit = battle and i < view.sols
         p.circle(sx + 14 + 30 * i, y + 18, 11, SUN if lit else SPENT, stroke=SUN_EDGE if lit else "#9A9A9A", lw=1.5)
         p.text(sx + 14 + 30 * i, y + 18.5, "☀" if lit else "", "12px sans-serif", "#8A7400")
@@ -309,7 +309,8 @@ def _bar(p: _Paint, x: float, y: float, w: float, lo: int, hi: int, now: int | N
     cell = w / 9
     p.rect(x, y, w, 6, fill="#FFFFFF", stroke=palette.INK, lw=0.6, layer=2)
     p.rect(x + (lo - 1) * cell, y, (hi - lo + 1) * cell, 6, fill=colour, stroke=palette.INK, lw=0.6, layer=2)
-    p.text(x - 5, y + 3.5, label, "9px sans-serif", palette.MUTED_INK, layer=4)
+    if label:
+        p.text(x - 5, y + 3.5, label, "9px sans-serif", palette.MUTED_INK, layer=4)
     if now is not None and now >= 1:
         tx = x + (now - 0.5) * cell
         p.seg(tx, y - 2, tx, y + 8, stroke=palette.INK if lo <= now <= hi else palette.VERMILLION, lw=2.0, layer=3)
@@ -319,10 +320,9 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
     """A tree card's face: colour strip with letter, names, costs, ranges as bars, strengths."""
     colour = WATER_COLOURS[tree.water_pref]
     p.rect(x + 1, y + 1, w - 2, 13, fill=colour, layer=1)
-    p.text(x + 5, y + 8, WATER_LETTERS[tree.water_pref] + " " + tree.water_pref.value, "bold 9px sans-serif",
-           "#FFFFFF", align="left", layer=4)
     cost = f"☀{tree.plant}" + (f"/{tree.grow}" if tree.grow is not None else "/–")
-    p.text(x + w - 4, y + 8, cost, "bold 9px sans-serif", "#FFFFFF", align="right", layer=4)
+    p.text(x + 5, y + 8, f"{WATER_LETTERS[tree.water_pref]} {tree.water_pref.value} · {cost}",
+           "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
     genus, _, species = tree.name.partition(" ")
     size = 10
     p.text(x + w / 2, y + 25, _fit(genus, w - 6, size), f"bold italic {size}px sans-serif", layer=4)
@@ -333,12 +333,12 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
         p.text(x + w - 4, y + 25, "+2", "bold 9px sans-serif", palette.BLUE, align="right", layer=4)
     now_t = view.temperature if habitat is not None else None
     now_w = view.water if habitat is not None else None
-    bx, bw = x + 16, w - 22
-    _bar(p, bx, y + 58, bw, tree.temp_min, tree.temp_max, now_t, "#F4C9A8", "T")
-    _bar(p, bx, y + 70, bw, tree.water_min, tree.water_max, now_w, palette.WATER, "W")
+    bx, bw = (x + 16, w - 22) if big else (x + 8, w - 16)  # small cards: the colours say T (peach) and W (blue)
+    _bar(p, bx, y + 58, bw, tree.temp_min, tree.temp_max, now_t, "#F4C9A8", "T" if big else "")
+    _bar(p, bx, y + 70, bw, tree.water_min, tree.water_max, now_w, palette.WATER, "W" if big else "")
     row = y + 86
-    p.text(x + w / 2, row, f"sun {tree.sun} · shade {tree.shade}", "9px sans-serif", layer=4)
-    p.text(x + w / 2, row + 11, f"fire {tree.fire} · wind {tree.wind}", "9px sans-serif", layer=4)
+    p.text(x + w / 2, row, f"sun {tree.sun} · shade {tree.shade}", "9px sans-serif", palette.MUTED_INK, layer=4)
+    p.text(x + w / 2, row + 11, f"fire {tree.fire} · wind {tree.wind}", "9px sans-serif", palette.MUTED_INK, layer=4)
     if big:
         grow = f"grow {tree.grow}" if tree.grow is not None else "never grows"
         p.text(x + w / 2, y + h - 24, f"plant {tree.plant} · {grow}", "bold 9px sans-serif", "#8A7400", layer=4)
@@ -348,18 +348,20 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
                    "bold 9px sans-serif", palette.BLUISH_GREEN if fits else palette.VERMILLION, layer=4)
 
 
+def _cost(card) -> int:
+    """The printed Sol cost of a cloud, trend or disaster card (the engine's data)."""
+    if card.kind is mt.Kind.CLOUD:
+        return _cards.CLOUD_COST
+    if card.kind is mt.Kind.TREND:
+        return _cards.TREND_COST
+    return card.cost
+
+
 def _other_face(p: _Paint, card, x, y, w, h, view) -> None:
     """A cloud, trend or disaster card's face: kind banner, cost, name, effect and reach."""
     kind = card.kind
     p.rect(x + 1, y + 1, w - 2, 13, fill=KIND_INK[kind], layer=1)
-    p.text(x + 5, y + 8, kind.value, "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
-    if kind is mt.Kind.CLOUD:
-        cost = 1
-    elif kind is mt.Kind.TREND:
-        cost = 2
-    else:
-        cost = card.cost
-    p.text(x + w - 4, y + 8, f"☀{cost}", "bold 9px sans-serif", "#FFFFFF", align="right", layer=4)
+    p.text(x + 5, y + 8, f"{kind.value} · ☀{_cost(card)}", "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
     words = card.name.split()
     half = (len(words) + 1) // 2
     p.text(x + w / 2, y + 27, _fit(" ".join(words[:half]), w - 6, 10), "bold 10px sans-serif", layer=4)

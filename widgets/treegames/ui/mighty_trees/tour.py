@@ -183,7 +183,7 @@ FIRST_TIME = {
         "slots. The draw pile holds every tree, cloud, trend and disaster card, shuffled; discards go to the "
         "litter pile.", "cards"),
     "Player Commands": (
-        "Each player draws 3 cards: their Command. Only the owner sees it (the other players see card backs); "
+        f"Each player draws {cards.COMMAND_SIZE} cards: their Command. Only the owner sees it (the other players see card backs); "
         "this walkthrough shows every Command, like the Teacher view of the play page.", ""),
     "Game Turn": ("The first player is chosen at random, then turns go round the table in seat order.", ""),
     "Mobilization Phase": (
@@ -208,7 +208,7 @@ FIRST_TIME = {
         "This disaster changes the climate, and every tree struck whose range no longer fits dies.", "linger"),
     "Weather leaves play": ("A cloud or a lingering disaster has run its time and goes to the litter.", "cloud"),
     "Regroup Phase": (
-        "The player draws until 3 cards are in the Command; drawing ends the turn. Every card left in the draw "
+        f"The player draws until {cards.COMMAND_SIZE} cards are in the Command; drawing ends the turn. Every card left in the draw "
         "pile is equally likely (the card-odds lesson computes these chances).", ""),
     "Capturing a Habitat": (
         "The first player with 2 canopy trees captures the habitat, and capturing 1 habitat wins the game.",
