@@ -51,6 +51,10 @@ LOG_WINDOW = 100
 
 GAME_OVER = "The game is over. Start a new game from the New game tab."
 
+KEYS_HELP = ("The board. Keys: arrows or Tab move the cursor between the places you may play, Enter plays there, "
+             "Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, A Auto-play or Pause.")
+"""The board's tooltip (also its accessible name): how to play it by keyboard."""
+
 
 def make_bot(game_type, kind: str, seed: int):
     """The bot for a seat, seeded so a game replays exactly (None for a person)."""
@@ -91,6 +95,7 @@ class GameDashboard(widgets.VBox):
         self.board_view = SceneCanvas(width, height, self._board_picture, draw_now=False,
                                       report=self.report_failure)
         self.board_view.canvas.add_class("treegames-board-canvas")
+        self.board_view.canvas.tooltip = KEYS_HELP
         self.board_view.on_click(self.click)
         self.board_view.on_key(self.key)
         self._build(seed, seats, options or {}, answer, speed)
