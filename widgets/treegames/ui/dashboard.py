@@ -51,9 +51,10 @@ LOG_WINDOW = 100
 
 GAME_OVER = "The game is over. Start a new game from the New game tab."
 
-KEYS_HELP = ("The board. Keys: arrows or Tab move the cursor between the places you may play, Enter plays there, "
-             "Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, A Auto-play or Pause.")
-"""The board's tooltip (also its accessible name): how to play it by keyboard."""
+KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
+             "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
+             "A Auto-play or Pause.")
+"""How to play the board by keyboard, shown under the board (ipycanvas' view breaks on a canvas tooltip)."""
 
 
 def make_bot(game_type, kind: str, seed: int):
@@ -95,7 +96,6 @@ class GameDashboard(widgets.VBox):
         self.board_view = SceneCanvas(width, height, self._board_picture, draw_now=False,
                                       report=self.report_failure)
         self.board_view.canvas.add_class("treegames-board-canvas")
-        self.board_view.canvas.tooltip = KEYS_HELP
         self.board_view.on_click(self.click)
         self.board_view.on_key(self.key)
         self._build(seed, seats, options or {}, answer, speed)
@@ -237,7 +237,9 @@ class GameDashboard(widgets.VBox):
         buttons.add_class("treegames-buttons")
         auto = widgets.HBox([self.auto_button, self.speed, self.answer_box])
         auto.add_class("treegames-buttons")
-        self.left = widgets.VBox([self.board_view.canvas, self.legend],
+        self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555'>⌨ {escape(KEYS_HELP)}</div>",
+                                      layout=widgets.Layout(max_width="100%"))
+        self.left = widgets.VBox([self.board_view.canvas, self.legend, self.keys_help],
                                  layout=widgets.Layout(width=f"{width}px", max_width="100%"))
         self.left.add_class("treegames-column")
         pages = [("Event log", widgets.VBox([self.position, self.event_log])), ("New game", self.form),
