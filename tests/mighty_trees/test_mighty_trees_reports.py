@@ -186,6 +186,7 @@ def test_last_strike_preferred_species_shows_its_bonus():
     carya = state.last_strike.trees[0]
     assert carya.card.name == "Carya illinoinensis" and carya.survived
     assert carya.measure == "fire 5 (preferred +2)"
+    assert carya.reason == "its fire 5 (preferred +2) holds against force 4: it stands"
 
 
 def test_last_strike_tornado_and_two_sided_disasters_name_only_the_sides_struck():

@@ -141,7 +141,8 @@ and each reached tree's :class:`TreeFate` and reason, else None),
 ``describe(action, viewer=None)``, ``explain(viewer=None)`` (with a viewer, a
 player or ``PUBLIC``, only the cards that viewer may see are named),
 ``why_not(action)``, ``cost_of(action)``, ``strength(card, kind)``,
-``grow_cost(card)``, ``disaster_cost(card)``,
+``grow_cost(card)``, ``disaster_cost(card)``; card data helpers ``printed_cost(card)``
+(the cost printed on a card) and ``climate_change(card)`` ((axis, change) or None),
 ``actions_at(place)`` (a card name, ``"P2"`` or ``"P2 understory 1"``),
 ``view_for(player)`` (a :class:`PlayerView` without other hands or the draw
 pile's contents), ``cards_in_play()``.
@@ -167,9 +168,11 @@ from .data import (
     TrendCard,
     WaterPref,
     card_by_name,
+    climate_change,
     draw_pile_cards,
     habitat_by_name,
     habitat_cards,
+    printed_cost,
 )
 from .engine import (
     OPTION_DEFAULTS,
@@ -216,6 +219,8 @@ __all__ = [
     "habitat_cards",
     "card_by_name",
     "habitat_by_name",
+    "printed_cost",
+    "climate_change",
     "CardDataError",
     "Kind",
     "Power",

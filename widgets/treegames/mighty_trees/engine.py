@@ -61,7 +61,6 @@ from .data import (
     SOLS_PER_TURN,
     TREND_COST,
     TURNS_PER_PLAYER,
-    CloudCard,
     DisasterCard,
     Element,
     HabitatCard,
@@ -72,6 +71,7 @@ from .data import (
     TreeCard,
     TrendCard,
     card_by_name,
+    climate_change,
 )
 
 __all__ = [
@@ -113,20 +113,10 @@ QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
 # Per-card data in flat tuples, for speed.
 IS_TREE = tuple(c.kind is Kind.TREE for c in DECK)
 SHIFT_T = tuple(
-    c.change
-    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.TEMPERATURE
-    else c.strength
-    if isinstance(c, DisasterCard) and c.element is Element.TEMPERATURE
-    else 0
-    for c in DECK
+    change[1] if (change := climate_change(c)) is not None and change[0] is Element.TEMPERATURE else 0 for c in DECK
 )
 SHIFT_W = tuple(
-    c.change
-    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.WATER
-    else c.strength
-    if isinstance(c, DisasterCard) and c.element is Element.WATER
-    else 0
-    for c in DECK
+    change[1] if (change := climate_change(c)) is not None and change[0] is Element.WATER else 0 for c in DECK
 )
 KIND = tuple((Kind.TREE, Kind.CLOUD, Kind.TREND, Kind.DISASTER).index(c.kind) for c in DECK)
 PLANT_COST = tuple(c.plant if isinstance(c, TreeCard) else 0 for c in DECK)

@@ -294,8 +294,8 @@ def strength_fate(kind: str, strength: int, force: int, preferred: bool) -> tupl
     """A tree's fate against a fire or wind ``force``: (survives, measure, reason); strength includes any bonus."""
     measure = f"{kind} {strength}" + (f" (preferred +{PREFERRED_BONUS})" if preferred else "")
     if strength >= force:
-        return True, measure, f"its {kind} {strength} holds against force {force}: it stands"
-    return False, measure, f"its {kind} {strength} is below force {force}: it dies"
+        return True, measure, f"its {measure} holds against force {force}: it stands"
+    return False, measure, f"its {measure} is below force {force}: it dies"
 
 
 def deaths(dead: list[str]) -> str:
