@@ -12,6 +12,8 @@ NODE_PREFIX := $(VENV)/node
 CHP := $(NODE_PREFIX)/node_modules/.bin/configurable-http-proxy
 PORT ?= 8866
 HOST ?= 127.0.0.1
+# More launcher options, e.g. SERVE_ARGS="--pool bosk/play.ipynb=4" (preheated kernels for today's page).
+SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: serve serve-env test lint bench venv chromium hub-proxy pictures clean
@@ -61,7 +63,7 @@ $(CHP):
 # HOST=0.0.0.0 serves every network interface (the launcher prints what that exposes);
 # if PORT is taken the next free one is used and the real URL is printed.
 serve: serve-env
-	$(SERVE_VENV)/bin/python -m treegames.serving notebooks --host=$(HOST) --port=$(PORT)
+	$(SERVE_VENV)/bin/python -m treegames.serving notebooks --host=$(HOST) --port=$(PORT) $(SERVE_ARGS)
 
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks

@@ -99,7 +99,10 @@ async def step_times(visits: list[dict], steps: int) -> list[float]:
         if visit["drawn"] is None or "page" not in visit:
             continue
         for _ in range(steps):
-            ms = await visit["page"].evaluate(STEP_JS, ["Step", 0, 0])
+            try:
+                ms = await visit["page"].evaluate(STEP_JS, ["Step", 0, 0])
+            except Exception:  # a page without a Step button: no Step figure
+                break
             if ms >= 0:
                 times.append(ms)
     return times
@@ -180,6 +183,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--sizes", default=None)
     parser.add_argument("--page", default="aspens/play.ipynb")
+    parser.add_argument("--also", default="bosk/play.ipynb,mighty_trees/play.ipynb",
+                        help="heavier pages also measured, at the smallest and largest N (if they exist)")
     parser.add_argument("--no-preheat", action="store_true")
     parser.add_argument("--browsers", type=int, default=5,
                         help="visitors in Chromium on this machine; the rest are websocket visitors")
@@ -201,6 +206,16 @@ def main() -> None:
         for error in figures["errors"][:3]:
             print(f"    page error: {error}")
     print(capacity(results))
+    for other in [p for p in options.also.split(",") if p and (harness.NOTEBOOKS / p).exists()]:
+        ends = sorted({sizes[0], sizes[-1]})
+        print(f"\n{other}: sizes {ends}")
+        rows = []
+        for n in ends:
+            figures = asyncio.run(one_class(n, other, preheat, steps, options.browsers))
+            rows.append(figures)
+            print(row(figures, rows[0] if n != ends[0] else None), flush=True)
+            for error in figures["errors"][:3]:
+                print(f"    page error: {error}")
 
 
 if __name__ == "__main__":

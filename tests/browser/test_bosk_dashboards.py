@@ -192,8 +192,9 @@ def test_the_lesson_fits_a_420_px_phone(browser, voila):
         assert errors == []
 
 
-def autumn_moment(seed: int = 5):
-    """A 2-player game of greedy bots stopped where Maple chooses a tree and a leaf tile in round 3 or later."""
+def autumn_moment(seed: int = 6):
+    """A 2-player game of greedy bots stopped where Maple chooses a tree and a leaf tile in round 3 or later
+    (a seed where Maple's first leaf does not end the turn, so the bot does not answer over the message)."""
     game = bosk.new_game(2)
     rng = random.Random(seed)
     bots = [bosk.GreedyBot(random.Random(seed + p)) for p in range(2)]

@@ -7,6 +7,8 @@ import json
 import re
 from urllib.parse import urlparse
 
+import pytest
+
 import harness
 from treegames import aspens, core
 from treegames.aspens import cell_name
@@ -111,6 +113,17 @@ def test_a_420px_phone_fits_every_canvas_stacks_the_panels_and_maps_clicks_back(
         harness.screenshot(page, "kit-phone-420-planted")
 
 
+@pytest.mark.parametrize("path", ["aspens/rules-walkthrough.ipynb", "aspens/sun-die-probability.ipynb"])
+def test_every_canvas_of_the_other_aspens_pages_fits_a_phone(browser, voila, path):
+    with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, _s,
+                                                                                                   errors):
+        shown = [c for c in boxes(page, "canvas") if c["visible"]]
+        assert shown and all(c["left"] >= -0.5 and c["right"] <= 420.5 for c in shown), shown
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 421, "no sideways scrolling"
+        assert errors == []
+        harness.screenshot(page, f"kit-phone-420-{path.split('/')[1].split('.')[0]}")
+
+
 def test_the_board_page_fits_a_phone_too(browser, voila):
     with harness.loaded_dashboard(browser, voila, "aspens/board-and-setups.ipynb",
                                   viewport={"width": 420, "height": 900}) as (page, stats, errors):
@@ -165,6 +178,8 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
         page.keyboard.press("Enter")
         wait_step(page, 5)
         harness.screenshot(page, "kit-keyboard-two-seeds")
+        spoken = page.locator("[aria-live=polite]").first.inner_text()
+        assert "At step 5 (of 5)" in spoken and "Aspen owns 2 spaces" in spoken, spoken
         page.keyboard.press("b")  # Back
         wait_step(page, 4)
         page.keyboard.press("Escape")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
+import sys
 
 import pytest
 
@@ -48,7 +48,7 @@ def hub(tmp_path_factory):
                TREEGAMES_HUB_SPAWNER="simple",
                TREEGAMES_HUB_STATE=str(state),
                TREEGAMES_HUB_SHARED_PASSWORD=PASSWORD)
-    argv = [str(Path(os.sys.executable)), "-m", "jupyterhub", "-f", str(CONFIG)]
+    argv = [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)]
     server = harness.Server(argv, port, cwd=state, ready_path="/hub/login", log_name="jupyterhub", env=env)
     yield server
     server.stop()

@@ -184,7 +184,8 @@ async def connect(page: Page, protocol: str | None = V1, timeout: float = 60.0) 
     session = uuid.uuid4().hex
     ws_base = page.base.replace("http://", "ws://", 1)
     request = HTTPRequest(f"{ws_base}/api/kernels/{page.kernel_id}/channels?session_id={session}",
-                          headers={"Cookie": page.cookies} if page.cookies else {}, request_timeout=timeout)
+                          headers={"Cookie": page.cookies} if page.cookies else {}, request_timeout=timeout,
+                          connect_timeout=timeout)
     ws = await websocket_connect(request, subprotocols=[protocol] if protocol else None,
                                  max_message_size=64 << 20)
     return KernelSocket(ws, session)

@@ -33,7 +33,7 @@ from treegames.ui.aspens.scene import (
     wind_arrows,
 )
 from treegames.ui.aspens.walkthrough import CascadeExample, Walkthrough, cascade_example
-from treegames.ui.canvas import SceneCanvas
+from treegames.ui.canvas import SceneCanvas, client_event
 from treegames.ui.forms import NewGameForm
 from treegames.ui.scene import Polygons, Scene, Texts, as_points, colours
 from treegames.ui.text import plural
@@ -71,7 +71,7 @@ def test_non_finite_or_junk_click_coordinates_are_ignored(x, y):
     w = AspensPlay(seed=3)
     to_human_move(w)
     before, frames = w.state, w.board_view.frames
-    w.board_view.canvas._mouse_down_callbacks(x, y)  # exactly what ipycanvas calls with a client's numbers
+    client_event(w.board_view.canvas, {"event": "mouse_down", "x": x, "y": y})  # as a page would send it
     assert w.state is before and w.board_view.frames == frames
     assert "went wrong" not in w.message.value
 
@@ -81,7 +81,7 @@ def test_a_malformed_canvas_event_from_a_client_raises_nothing():
     canvas = w.board_view.canvas
     for content in ({"event": "mouse_down"}, {"event": "key_down"}, {"event": "mouse_down", "x": [1], "y": {}},
                     {"event": "touch_start", "touches": 5}, {"event": "key_down", "key": None}):
-        canvas._handle_frontend_event(None, content, [])
+        client_event(canvas, content)
     assert "went wrong" not in w.message.value
 
 
@@ -507,7 +507,7 @@ def test_scene_canvas_click_gets_plain_floats():
     view = SceneCanvas(60, 60, lambda: Scene(60, 60).add(Polygons(as_points([[(0, 0), (9, 0), (9, 9)]]),
                                                                    colours(["#000000"]))))
     view.on_click(lambda x, y: got.append((x, y)))
-    view.canvas._mouse_down_callbacks(3, "4.5")
+    client_event(view.canvas, {"event": "mouse_down", "x": 3, "y": "4.5"})
     assert got == [(3.0, 4.5)] and all(type(v) is float for v in got[0])
 
 

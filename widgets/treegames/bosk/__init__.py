@@ -32,7 +32,14 @@ indices, ``region_names``, ``interior_intersections()``, ``first_squares`` /
 ``squirrel_squares()``, ``selected_tree``, ``selected_tile``, ``path_head``,
 ``summer_scores``, ``winter_scores``, ``scores()``, ``legal_actions()``,
 ``describe(action)``, ``last_event`` (a property), ``explain()``, ``previous``,
-``actions_at(place)`` (an intersection ``"c4"`` or a square ``"C4"``); and the
+``actions_at(place)`` (an intersection ``"c4"``, a square ``"C4"`` or a side of
+the park ``"north"`` for the wind board), ``covering_cost(row, col)`` (leaves the
+mover's next leaf there sends back), ``wind_board`` (:class:`WindBoard`: its
+side, its :class:`WindSpot` arrows and required values, the marker) and
+``game.wind_spots(side)`` (the board if placed on a side), ``leaf_path()`` (this
+turn's leaves so far), ``last_decision`` (:class:`Decision`: who the last action
+made start player or winner, from which values, with any tie-break) and
+``decision_text()`` (its sentence, also in ``last_event``); and the
 teaching functions ``summer_points``, ``winter_points``, ``summer_table``,
 ``winter_table`` (lists of :class:`ScoreRow`).
 
@@ -48,7 +55,7 @@ follows.  Each choice lives in one place, as data or a named option.
   one terrain, connected or not.  Trees grow only on interior intersections.
 * **Trails** scored in summer are the interior row and column trails (edge
   trails can hold no tree, so they never score).
-* **Wind board** (``rules.WIND_SPOT_TREE_VALUE``, ``rules.WIND_PATTERNS``):
+* **Wind board** (``data.WIND_SPOT_TREE_VALUE``, ``data.WIND_PATTERNS``):
   spots 1-4 require a tree of value 1-4, spots 5-8 allow any tree.  The wind
   board's side sets the first wind, which blows away from that side.  Spot k's
   arrow is the first direction turned clockwise by ``pattern[k-1]`` quarter
@@ -108,7 +115,10 @@ from .engine import (
     PLAYERS,
     BoskGame,
     BoskState,
+    Decision,
     ScoreRow,
+    WindBoard,
+    WindSpot,
     closest_clockwise,
     closest_either_way,
     new_game,
@@ -141,6 +151,9 @@ __all__ = [
     "Kind",
     "Phase",
     "ScoreRow",
+    "WindBoard",
+    "WindSpot",
+    "Decision",
     "TurnEnd",
     "closest_clockwise",
     "new_game",

@@ -13,6 +13,11 @@ GreedyBot's heuristic, one step at a time:
 * **Leaf placement / squirrel**: the square that most improves its winter
   margin (its region points minus the best rival's), counting a covering cost
   as 0.5 per returned leaf; ties go to the square with more room ahead.
+
+Moves still equally good after those tie-breaks are chosen between with the
+bot's own ``rng`` (seeded: the same seed plays the same game).  The rollouts it
+uses to value a tree and tile play the first of equally good squares, so the
+valuation itself does not draw from the rng.
 """
 
 from __future__ import annotations
@@ -21,7 +26,6 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import Kind, Phase
-from .data import DIRECTIONS
 from .scoring import summer_points, winter_points
 
 if TYPE_CHECKING:
@@ -83,6 +87,10 @@ class GreedyBot:
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng or random.Random(0)
 
+    def _pick(self, ties: list):
+        """One of several equally good moves, drawn with the bot's rng (no draw when there is one)."""
+        return ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]
+
     def __repr__(self) -> str:
         return "GreedyBot()"
 
@@ -96,7 +104,7 @@ class GreedyBot:
         if phase is Phase.FALLING_LEAVES:
             return self._falling(state)
         if phase is Phase.LEAF_PLACEMENT or phase is Phase.SQUIRREL:
-            return self._best_square(state, control_counts(state))[0]
+            return self._pick(self._best_squares(state, control_counts(state))[0])
         return state.legal_actions()[0]
 
     def _spring(self, state: BoskState):
@@ -105,15 +113,17 @@ class GreedyBot:
         me = state.current_player
         value = max(state.trees_in_hand(me))
         centre = park.size / 2
-        best, best_key = None, None
+        best, best_key = [], None
         for action in state.legal_actions():
             if action.value != value:
                 continue
             key = (self._summer_gain(state, me, action.row, action.col, value),
                    -abs(action.row - centre) - abs(action.col - centre))
             if best_key is None or key > best_key:
-                best, best_key = action, key
-        return best
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        return self._pick(best)
 
     @staticmethod
     def _summer_gain(state: BoskState, me: int, row: int, col: int, value: int) -> int:
@@ -137,25 +147,29 @@ class GreedyBot:
         me = state.current_player
         size = state.park.size
         mine = [rc for rc, (owner, value) in state.trees_on_board().items() if owner == me and value == 1]
-        best, best_room = None, -1
+        best, best_room = [], -1
         for action in state.legal_actions():
-            dr, dc = _blow(action.value)
+            dr, dc = _blow(state, action.value)
             room = 0
             for r, c in mine:
                 room += (size - r) if dr > 0 else r if dr < 0 else (size - c) if dc > 0 else c
             if room > best_room:
-                best, best_room = action, room
-        return best
+                best, best_room = [action], room
+            elif room == best_room:
+                best.append(action)
+        return self._pick(best)
 
     def _falling(self, state: BoskState):
         """The tree and tile whose greedy path gains most, net of the tile's size."""
-        best, best_score = None, None
+        best, best_score = [], None
         for action in state.legal_actions():
             gain = self._rollout(state.apply(action), state.current_player)
             score = gain - TILE_PENALTY * action.value
             if best_score is None or score > best_score:
-                best, best_score = action, score
-        return best
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self._pick(best)
 
     def _rollout(self, state: BoskState, me: int) -> float:
         """Total winter-margin gain of finishing this turn greedily."""
@@ -169,24 +183,30 @@ class GreedyBot:
         return total
 
     def _best_square(self, state: BoskState, counts: list[list[int]]):
-        """(action, score) of the best square for the next leaf or the squirrel."""
+        """(action, score) of the first best square for the next leaf or the squirrel (for rollouts)."""
+        best, score = self._best_squares(state, counts)
+        return best[0], score
+
+    @staticmethod
+    def _best_squares(state: BoskState, counts: list[list[int]]):
+        """([equally best actions], score) for the next leaf or the squirrel."""
         me = state.current_player
         park = state.park
         ahead = park.ahead_squares[state.wind_direction.index]
-        best, best_key = None, None
+        best, best_key = [], None
         for action in state.legal_actions():
             sq = park.square(action.row, action.col)
             score = float(_winter_gain(state, counts, me, sq))
             if action.kind is Kind.LEAF:
-                pile = state.pile(action.row, action.col)
-                if pile and pile[-1] != me:
-                    score -= COVER_PENALTY * len(pile)
+                score -= COVER_PENALTY * state.covering_cost(action.row, action.col)
             key = (score, len(ahead[sq]))
             if best_key is None or key > best_key:
-                best, best_key = action, key
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
         return best, best_key[0]
 
 
-def _blow(side: int) -> tuple[int, int]:
-    """The (row, col) step of the wind blowing away from wind-board side ``side``."""
-    return DIRECTIONS[side].opposite().step
+def _blow(state: BoskState, side: int) -> tuple[int, int]:
+    """The (row, col) step of the first wind if the wind board goes on side ``side``."""
+    return state.game.wind_spots(side)[0].direction.step

@@ -39,6 +39,9 @@ __all__ = [
     "BoskGame",
     "BoskState",
     "ScoreRow",
+    "WindSpot",
+    "WindBoard",
+    "Decision",
     "new_game",
     "summer_table",
     "winter_table",
@@ -67,6 +70,8 @@ OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
 
 _NO_END, _NO_LEAVES, _EDGE, _BLOCKED, _SQUIRREL_PLACED, _SQUIRREL_NOWHERE = TurnEnd
 _PLACE = re.compile(r"[a-zA-Z][0-9]+", re.ASCII)
+_SIDES = {d.value: d.index for d in DIRECTIONS}
+"""The park's sides by name (where the wind board may go), for actions_at."""
 
 
 class BoskGame(core.GameBase):
@@ -109,6 +114,15 @@ class BoskGame(core.GameBase):
     def player_name(self, player: int) -> str:
         """The species name of a seat."""
         return self.player_names[player]
+
+    def wind_spots(self, side: int | Direction) -> tuple[WindSpot, ...]:
+        """The wind board's 8 spots if it lies on ``side`` (a Direction or its index): each spot's wind and
+        required tree value (III. Autumn, Initial Wind Direction; our interpretation: option wind_pattern)."""
+        first = (Direction(side).index if isinstance(side, str) else side) + 2
+        return tuple(
+            WindSpot(k + 1, DIRECTIONS[(first + turn) % 4], WIND_SPOT_TREE_VALUE[k])
+            for k, turn in enumerate(self.wind_pattern)
+        )
 
 
 def new_game(players: int = 2, **options: Any) -> BoskGame:
@@ -262,23 +276,31 @@ class BoskState(core.FrozenState):
 
     def actions_at(self, place: str) -> list[Action]:
         """The legal actions at one place: an intersection ``"c4"`` (growing or selecting the tree
-        there) or a square ``"C4"`` (a leaf or the squirrel there); NotationError if it names neither."""
+        there), a square ``"C4"`` (a leaf or the squirrel there) or a side of the park ``"north"``
+        (placing the wind board there); NotationError if it names none of them."""
         core.check_notation(place, NotationError)
         text = place.strip()
+        side = _SIDES.get(text.lower())
+        if side is not None:
+            return [self.game.wind_actions[side]] if self.phase is Phase.WIND else []
         if not _PLACE.fullmatch(text):
             raise NotationError(
-                f"{core.quote(place)} is not a place: name an intersection (lower case, e.g. 'c4') "
-                f"or a square (capital letter, e.g. 'C4')"
+                f"{core.quote(place)} is not a place: name an intersection (lower case, e.g. 'c4'), "
+                f"a square (capital letter, e.g. 'C4') or a side of the park ('north', 'east', 'south', 'west')"
             )
         row, col = parse_coordinates(text)
         park = self.game.park
         if text[0].islower():
             if not park.is_on_board_intersection(row, col):
                 raise NotationError(f"{core.quote(place)} is not a trail intersection of this park")
+            if self.phase is not Phase.SPRING and self.phase is not Phase.FALLING_LEAVES:
+                return []
             kinds = (Kind.TREE, Kind.CHOOSE)
         else:
             if not park.is_on_board_square(row, col):
                 raise NotationError(f"{core.quote(place)} is not a terrain square of this park")
+            if self.phase is not Phase.LEAF_PLACEMENT and self.phase is not Phase.SQUIRREL:
+                return []
             kinds = (Kind.LEAF, Kind.SQUIRREL)
         return [a for a in self.legal_actions() if a.kind in kinds and a.row == row and a.col == col]
 
@@ -657,6 +679,63 @@ class BoskState(core.FrozenState):
         return WIND_SPOT_TREE_VALUE[self.round - 1] if self.round else 0
 
     @property
+    def wind_board(self) -> WindBoard | None:
+        """The wind board as it lies: its side, every spot's wind and required tree value, and the
+        marker's spot (None before the wind board is placed)."""
+        if self.first_wind < 0:
+            return None
+        side = (self.first_wind + 2) % 4
+        return WindBoard(DIRECTIONS[side], self.game.wind_spots(side), self.round)
+
+    def covering_cost(self, row: int, col: int) -> int:
+        """Covering other leaves 1: the active leaves the mover's next leaf on square (row, col) sends back
+        to the supply -- one per leaf in a pile another player tops; 0 on an empty pile or the mover's own."""
+        pile = self.piles[self.game.park.square(row, col)]
+        return len(pile) if pile and pile[-1] != self.current else 0
+
+    def leaf_path(self) -> tuple[tuple[int, int], ...]:
+        """(row, col) of the squares the mover's leaves fell on this turn, in order (during leaf placement)."""
+        if self.phase is not Phase.LEAF_PLACEMENT:
+            return ()
+        path = []
+        trail = self._trail
+        while trail is not None and trail[1].kind is Kind.LEAF:
+            path.append((trail[1].row, trail[1].col))
+            trail = trail[0]
+        return tuple(reversed(path))
+
+    @property
+    def last_decision(self) -> Decision | None:
+        """How the last action chose a seat, if it did: the new start player after summer (fewest points)
+        or after a round (lowest leaf tile), or the winner at the End of the Game (most points)."""
+        prev = self._prev
+        if prev is None:
+            return None
+        n = self.game.num_players
+        if self.phase is Phase.GAME_OVER and prev.phase is Phase.WINTER:
+            totals = self.scores()
+            best = max(totals)
+            return Decision("End of the Game", totals, tuple(p for p in range(n) if totals[p] == best),
+                            self.start, self.winners()[0])
+        if self.phase is Phase.WIND and prev.phase is Phase.SUMMER:
+            totals = self.summer
+            fewest = min(totals)
+            return Decision("II. Summer", totals, tuple(p for p in range(n) if totals[p] == fewest),
+                            prev.start, self.start)
+        if prev.round and self.round != prev.round:
+            played = list(prev.played)
+            played[prev.current] = self.game.squirrel_tile_value if prev.tile == SQUIRREL else prev.tile
+            lowest = min(played)
+            return Decision("End of the Round", tuple(played), tuple(p for p in range(n) if played[p] == lowest),
+                            prev.start, self.start)
+        return None
+
+    def decision_text(self) -> str:
+        """The engine's sentence on the seat the last action chose (new start player or winner) and why,
+        naming any tie-break; '' if it chose nobody."""
+        return words.decision_sentence(self)
+
+    @property
     def active_leaves(self) -> int:
         """The mover's active leaves (taken from the supply, not yet placed)."""
         return self.active
@@ -793,6 +872,48 @@ def closest_either_way(candidates: list[int], origin: int, num_players: int) -> 
         return (min(clockwise, counter), 0 if clockwise <= counter else 1)
 
     return min(candidates, key=distance)
+
+
+class WindSpot(NamedTuple):
+    """One spot of the wind board (III. Autumn): its number, its arrow and the tree value it requires."""
+
+    spot: int
+    """1-8; the marker is on spot k in round k."""
+    direction: Direction
+    """Where the wind blows while the marker is here."""
+    required: int
+    """The tree value a selected tree must have (Falling Leaves 1a.i); 0 = any remaining tree ('*')."""
+
+
+class WindBoard(NamedTuple):
+    """The wind board as placed: the park side it lies on, its spots and the marker."""
+
+    side: Direction
+    """The side of the park the board lies on (the first wind blows away from it)."""
+    spots: tuple[WindSpot, ...]
+    """Spots 1-8 in order."""
+    marker: int
+    """The spot the marker is on: the current round (1-8)."""
+
+
+class Decision(NamedTuple):
+    """How an action chose one seat: a new start player, or the winner, with any tie-break used."""
+
+    rule: str
+    """The rulebook section: 'II. Summer', 'End of the Round' or 'End of the Game'."""
+    values: tuple[int, ...]
+    """Per player: summer points, turn-order value of the tile played this round, or final score."""
+    candidates: tuple[int, ...]
+    """The players with the deciding value (fewest points, lowest tile, most points)."""
+    origin: int
+    """The start player the tie-break counts from (the previous one; at the end, the final round's)."""
+    chosen: int
+    """The player chosen."""
+
+    @property
+    def is_tie(self) -> bool:
+        """True if more than one player had the deciding value, so a tie-break chose."""
+        return len(self.candidates) > 1
 
 
 class ScoreRow(NamedTuple):

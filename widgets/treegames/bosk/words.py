@@ -107,8 +107,7 @@ def _explain_leaf(state: BoskState) -> str:
     p = state.current_player
     spots = []
     for sq in state.choices:
-        pile = state.piles[sq]
-        cost = len(pile) if pile and pile[-1] != p else 0
+        cost = state.covering_cost(*park.square_rc(sq))
         spots.append(f"{park.square_label(sq)}" + (f" (covering costs {cost})" if cost else ""))
     where = (
         f"the first leaf goes on a square beside the tree at {park.intersection_label(state.tree_at)} on the "
@@ -202,7 +201,7 @@ def describe(state: BoskState, action: Action) -> str:
         sq = park.square(action.row, action.col)
         label = f"{park.square_label(sq)} ({park.region_names[park.terrain[sq]]})"
         pile = state.piles[sq]
-        if pile and pile[-1] != p:
+        if state.covering_cost(action.row, action.col):
             return (
                 f"{who} covers {_name(state, pile[-1])}'s pile of {len(pile)} on {label}, returning {len(pile)} "
                 f"active leaves to the supply."
@@ -235,10 +234,10 @@ def last_event(state: BoskState) -> str:
     kind = action.kind.value
     if kind == "score summer":
         parts.append(f"Summer points: {_score_line(state, state.summer_scores)}.")
-        parts.append(f"{_name(state, state.start_player)} has the fewest points and becomes start player.")
+        parts.append(decision_sentence(state))
     elif kind == "score winter":
         parts.append(f"Winter points: {_score_line(state, state.winter_scores)}.")
-        parts.append(f"{_name(state, state.winners()[0])} wins with {max(state.scores())} points.")
+        parts.append(decision_sentence(state))
     if state.end_reason:
         reason = _END_REASONS[state.end_reason]
         if kind == "leaf":
@@ -252,8 +251,8 @@ def last_event(state: BoskState) -> str:
         parts.append(f"The tree at {prev.park.intersection_label(prev.tree_at)} is removed.")
         if state.round != prev.round:
             parts.append(
-                f"End of round {prev.round}: the wind now blows {state.wind_direction.value} and "
-                f"{_name(state, state.start_player)}, who played the lowest leaf tile, starts round {state.round}."
+                f"End of round {prev.round}: the wind now blows {state.wind_direction.value}. "
+                + decision_sentence(state)
             )
         elif state.phase.value == "winter":
             parts.append("That was the last autumn round; winter comes.")
@@ -264,6 +263,44 @@ def last_event(state: BoskState) -> str:
 
 def _spent(prev: BoskState, action: Action) -> int:
     """Active leaves used by a leaf placement: one placed plus the covering cost."""
-    sq = prev.park.square(action.row, action.col)
-    pile = prev.piles[sq]
-    return 1 + (len(pile) if pile and pile[-1] != prev.current_player else 0)
+    return 1 + prev.covering_cost(action.row, action.col)
+
+
+def decision_sentence(state: BoskState) -> str:
+    """Who the last action chose -- the new start player after summer or a round, or the winner -- and
+    why, naming the tie-break when there was a tie; '' if the last action chose nobody.
+
+    Ties for the Hiker are broken clockwise from the previous start player, who counts first (our
+    interpretation of "clockwise from"); a final tie goes to the tied player closest to the final
+    round's start player, counting seats either way round the table (End of the Game).
+    """
+    decision = state.last_decision
+    if decision is None:
+        return ""
+    chosen = _name(state, decision.chosen)
+    tied = _list([_name(state, p) for p in decision.candidates])
+    if decision.rule == "End of the Game":
+        best = max(decision.values)
+        if not decision.is_tie:
+            return f"{chosen} wins with {best} points."
+        return (
+            f"{tied} tie for the most points ({best}); the tie goes to the tied player closest to the final "
+            f"round's start player, {_name(state, decision.origin)}, counting seats either way round the table "
+            f"(of two equally close, the one clockwise of them), so {chosen} wins with {best} points."
+        )
+    if decision.rule == "II. Summer":
+        what, lowest, start = "the fewest points", f"{min(decision.values)}", "becomes start player"
+    else:
+        what, lowest = "the lowest leaf tile played", _tile_value(state, min(decision.values))
+        start = f"starts round {state.round}"
+    if not decision.is_tie:
+        return f"{chosen} has {what} ({lowest}) and {start}."
+    return (
+        f"{tied} tie for {what} ({lowest}); the tie is broken clockwise from the previous start player, "
+        f"{_name(state, decision.origin)}, who counts first, so {chosen} {start}."
+    )
+
+
+def _tile_value(state: BoskState, value: int) -> str:
+    """A turn-order value for a sentence: '3', or 'squirrel, value 1'."""
+    return f"squirrel, value {value}" if value == state.game.squirrel_tile_value else str(value)

@@ -17,7 +17,7 @@ from traitlets.config import Config
 from voila.app import Voila
 
 from .limits import LIMITS
-from .settings import voila_config
+from .settings import POOL_SIZES, voila_config
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -76,13 +76,19 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8866)
     parser.add_argument("--no-preheat", action="store_true", help="start each page's kernel on arrival")
+    parser.add_argument("--pool", action="append", default=[], metavar="NOTEBOOK=SIZE",
+                        help="preheated kernels for a notebook, e.g. bosk/play.ipynb=4 (today's lesson)")
     return parser.parse_known_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Start the class server."""
     options, rest = parse(sys.argv[1:] if argv is None else argv)
-    config = Config(voila_config(preheat=not options.no_preheat))
+    pools = dict(POOL_SIZES)
+    for item in options.pool:
+        name, _, size = item.partition("=")
+        pools[name] = int(size)
+    config = Config(voila_config(preheat=not options.no_preheat, pool_sizes=pools))
     voila_argv = [options.notebooks, "--no-browser", f"--port={options.port}", f"--Voila.ip={options.host}", *rest]
     ClassroomVoila.launch_instance(argv=voila_argv, config=config)
 

@@ -17,6 +17,12 @@ Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/READ
 * Preheated kernels (standalone Voilà only): each notebook keeps ``pool_size`` kernels that have already
   run it, so the first visitors of the play pages get a drawn page at once; every kernel costs memory,
   so the lessons keep one and the play pages a few.
+* Kernels talk to the class server over Unix sockets (``KernelManager.transport = "ipc"``), not TCP
+  ports: with TCP the server picks free ports and the kernel binds them a moment later, and when thirty
+  kernels start at once a port can be taken in between; the kernel then restarts on new ports while
+  Voila's notebook runner still sends to the old ones, and that send blocked the server's event loop
+  for every visitor (seen in the classroom benchmark). Socket files in the server's own temporary
+  folder cannot collide. (Binder and JupyterHub start a server per user and keep TCP.)
 * Culling: a kernel with no page open and no activity for 15 min is stopped; a Voilà kernel whose page
   went away is stopped after 2 min (``orphan_seconds``) even when the close beacon never came.
 """
@@ -77,6 +83,7 @@ def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
         "VoilaKernelManager": {"kernel_pools_config": pools},
         "VoilaExecutor": executor_config(),
         "MappingKernelManager": culling_config(),
+        "KernelManager": {"transport": "ipc"},
         "BoundedKernelManager": {"max_kernels": LIMITS.max_kernels},
         "GuardedKernelConnection": connection_config(),
     }

@@ -10,8 +10,9 @@ This is the ONE module that touches ipycanvas internals (``_canvas_manager``,
   'switch canvas', so every frame forgets the target first and is complete alone;
 * a client may send any event content: :class:`KitCanvas` guards the event
   parser itself, so junk never raises in the kernel;
-* tests and benchmarks count comm messages through :func:`capture_messages`
-  instead of reaching into ipycanvas themselves.
+* tests and benchmarks count comm messages through :func:`capture_messages`,
+  play a client's event through :func:`client_event` and list a canvas's event
+  callbacks through :func:`event_callbacks`, instead of reaching into ipycanvas.
 
 Every other module (tests included) uses the public names here.
 """
@@ -52,48 +53,64 @@ def make_canvas(width: int, height: int) -> KitCanvas:
 
 
 def draw_scene(canvas: Canvas, scene: Scene) -> None:
-    """Draw ``scene`` on ``canvas`` in one pass inside hold_canvas (one comm message), naming its canvas again."""
+    """Draw ``scene`` on ``canvas`` in one pass inside hold_canvas (one comm message), naming its canvas again.
+
+    Drawing styles are sent only when they change within the frame (each frame still sets every style it
+    uses at least once, so it is complete on its own for a page that connects later).  ipycanvas' styled
+    (per-shape colour) commands save and restore the context, so they leave the styles as they were.
+    """
     canvas._canvas_manager._current_canvas = None
+    pen: dict[str, object] = {}
     with hold_canvas():
         canvas.clear()
-        canvas.fill_style = scene.background
+        _style(canvas, pen, "fill_style", scene.background)
         canvas.fill_rect(0, 0, scene.width, scene.height)
         for op in scene.ops:
-            _DRAW[type(op)](canvas, op)
+            _DRAW[type(op)](canvas, op, pen)
 
 
-def _draw_polygons(canvas: Canvas, op: Polygons) -> None:
+def _style(canvas: Canvas, pen: dict, name: str, value) -> None:
+    """Set one canvas style (fill_style, font, ...) unless this frame already set it to ``value``."""
+    if pen.get(name, _UNSET) != value:
+        setattr(canvas, name, value)
+        pen[name] = value
+
+
+_UNSET = object()
+
+
+def _draw_polygons(canvas: Canvas, op: Polygons, pen: dict) -> None:
     """Batched fill and/or outline of same-sized polygons."""
     if op.fill is not None:
         canvas.fill_styled_polygons(op.points, op.fill, alpha=op.alpha)
     if op.stroke is not None:
-        canvas.stroke_style = op.stroke
-        canvas.line_width = op.line_width
+        _style(canvas, pen, "stroke_style", op.stroke)
+        _style(canvas, pen, "line_width", op.line_width)
         canvas.stroke_polygons(op.points)
 
 
-def _draw_segments(canvas: Canvas, op: Segments) -> None:
+def _draw_segments(canvas: Canvas, op: Segments, pen: dict) -> None:
     """Batched straight lines."""
-    canvas.stroke_style = op.stroke
-    canvas.line_width = op.line_width
+    _style(canvas, pen, "stroke_style", op.stroke)
+    _style(canvas, pen, "line_width", op.line_width)
     canvas.stroke_line_segments(op.points)
 
 
-def _draw_circles(canvas: Canvas, op: Circles) -> None:
+def _draw_circles(canvas: Canvas, op: Circles, pen: dict) -> None:
     """Batched filled circles, optionally outlined."""
     canvas.fill_styled_circles(op.centres[:, 0], op.centres[:, 1], op.radii, op.fill)
     if op.stroke is not None:
-        canvas.stroke_style = op.stroke
-        canvas.line_width = op.line_width
+        _style(canvas, pen, "stroke_style", op.stroke)
+        _style(canvas, pen, "line_width", op.line_width)
         canvas.stroke_circles(op.centres[:, 0], op.centres[:, 1], op.radii)
 
 
-def _draw_texts(canvas: Canvas, op: Texts) -> None:
+def _draw_texts(canvas: Canvas, op: Texts, pen: dict) -> None:
     """Labels in one font and colour, queued straight into the held message (ipycanvas has no batched text)."""
-    canvas.font = op.font
-    canvas.fill_style = op.colour
-    canvas.text_align = op.align
-    canvas.text_baseline = op.baseline
+    _style(canvas, pen, "font", op.font)
+    _style(canvas, pen, "fill_style", op.colour)
+    _style(canvas, pen, "text_align", op.align)
+    _style(canvas, pen, "text_baseline", op.baseline)
     send = canvas._canvas_manager.send_draw_command
     fill_text = COMMANDS["fillText"]
     for x, y, text in op.items:
@@ -137,6 +154,25 @@ def capture_batches(canvas: Canvas) -> Iterator[list]:
 def is_switch_command(command) -> bool:
     """True if a batched command names its target canvas (what a late-connecting page needs first)."""
     return command[0] == COMMANDS["switchCanvas"]
+
+
+EVENT_DISPATCHERS = ("_mouse_down_callbacks", "_mouse_up_callbacks", "_mouse_move_callbacks", "_key_down_callbacks",
+                     "_touch_start_callbacks", "_client_ready_callbacks")
+"""The ipycanvas callback lists a visitor's events reach."""
+
+
+def event_callbacks(widget) -> list[tuple[str, Callable]]:
+    """(kind, callback) for every canvas event callback registered on ``widget`` (none for other widgets)."""
+    found = []
+    for name in EVENT_DISPATCHERS:
+        for cb in getattr(getattr(widget, name, None), "callbacks", []):
+            found.append((name.strip("_"), cb))
+    return found
+
+
+def client_event(canvas: Canvas, content: dict) -> None:
+    """Deliver one event message exactly as a page's canvas would send it (tests use this for junk and NaN)."""
+    canvas._handle_frontend_event(None, content, [])
 
 
 class SceneCanvas:

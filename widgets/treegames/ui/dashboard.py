@@ -539,11 +539,11 @@ class GameDashboard(widgets.VBox):
     def refresh(self) -> None:
         """The one refresh path: every part shows the state on screen (called by the timeline's change signal)."""
         s = self.state
-        self._say("")
         if self.cursor is not None and self.cursor not in self.keyboard_targets():
             self.cursor = None
-        for part in self.parts:
+        for part in self.parts:  # the board first: it is what a visitor waits for
             part(s)
+        self._say("")
 
     def _redraw_board(self, _state) -> None:
         """The board picture."""

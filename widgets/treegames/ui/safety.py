@@ -103,9 +103,9 @@ def _callbacks_of(widget) -> Iterable[tuple[str, Callable]]:
                 if getattr(cb, "__module__", "").startswith(("ipywidgets", "traitlets", "ipycanvas")):
                     continue
                 yield f"observe {trait}", cb
-    for name in ("_mouse_down_callbacks", "_key_down_callbacks", "_mouse_move_callbacks", "_mouse_up_callbacks"):
-        for cb in getattr(getattr(widget, name, None), "callbacks", []):
-            yield name.strip("_"), cb
+    from .canvas import event_callbacks  # canvas.py is the one module that knows ipycanvas internals
+
+    yield from event_callbacks(widget)
 
 
 def unguarded_callbacks(root) -> list[str]:

@@ -62,6 +62,9 @@ LAYOUT_CSS = """
 .treegames-wrap{flex-flow:row wrap!important;max-width:100%}
 .treegames-wrap .widget-dropdown,.treegames-wrap .widget-text{max-width:100%}
 .treegames-dashboard{max-width:100%;min-width:0}
+.treegames-distribution-panel,.treegames-gain-simulator,.treegames-forest-explorer,.treegames-wind-explorer,
+.treegames-height-explorer,.treegames-answer,.treegames-collapsible{max-width:100%!important;min-width:0!important}
+.treegames-forest-explorer .widget-hbox,.treegames-wind-explorer .widget-hbox{flex-wrap:wrap;max-width:100%}
 .treegames-dashboard .widget-html-content{overflow-wrap:anywhere}
 .treegames-sr-only{position:absolute!important;width:1px!important;height:1px!important;overflow:hidden!important;
   clip:rect(0 0 0 0)!important;white-space:nowrap!important}

@@ -38,6 +38,7 @@ from ...aspens.odds import (
 from .. import palette, safety
 from ..canvas import SceneCanvas
 from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
+from ..styles import stylesheet
 from ..text import plural
 
 __all__ = [
@@ -409,7 +410,7 @@ class DistributionPanel(widgets.VBox):
         self.view = SceneCanvas(width, height, self.scene)
         self.canvas = self.view.canvas
         self.summary = widgets.HTML(summary_html(self.stacks, self.dist))
-        super().__init__([self.canvas, self.summary], layout=widgets.Layout(margin="0 24px 12px 0"))
+        super().__init__([self.canvas, self.summary, stylesheet()], layout=widgets.Layout(margin="0 24px 12px 0"))
         self.add_class("treegames-distribution-panel")
 
     def _distribution(self, stacks: list[int]) -> dict[int, Fraction]:
@@ -463,7 +464,7 @@ class GainSimulator(widgets.VBox):
         self.exact = widgets.HTML()
         self._refresh_text()
         buttons = widgets.HBox([self.roll_once, self.roll_hundred, self.reset_button, self.progress])
-        super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas])
+        super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas, stylesheet()])
         self.add_class("treegames-gain-simulator")
 
     def report_failure(self, text: str) -> None:

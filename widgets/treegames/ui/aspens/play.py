@@ -107,10 +107,17 @@ class AspensPlay(GameDashboard):
 
     def extra_parts(self) -> list:
         """The dice and the odds follow the state on screen."""
-        parts = [lambda _s: self.dice_view.redraw()]
+        parts = [self._redraw_dice]
         if self.odds is not None:
             parts.append(self.odds.show)
         return parts
+
+    def _redraw_dice(self, state) -> None:
+        """Redraw the dice only when they changed (a new page still gets them through its client-ready call)."""
+        faces = (state.sun, state.wind)
+        if faces != getattr(self, "_dice_faces", None):
+            self._dice_faces = faces
+            self.dice_view.redraw()
 
     def title_html(self, state) -> str:
         """Headline: setup and who moves."""

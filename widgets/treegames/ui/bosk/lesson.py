@@ -28,7 +28,7 @@ from ...bosk.scoring import (
     exact_case_odds,
     majority,
 )
-from .. import safety
+from .. import safety, styles
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
 SEASONS = {"Summer (a trail)": SUMMER_POINTS, "Winter (a region)": WINTER_POINTS}
@@ -213,7 +213,7 @@ class Exercises(widgets.VBox):
         self.answers: list[widgets.HTML] = []
         children = []
         for i, ex in enumerate(self.items, start=1):
-            button = widgets.ToggleButton(description="Show answer", icon="eye", layout=widgets.Layout(width="150px"))
+            button = widgets.ToggleButton(description="Show answer", layout=widgets.Layout(width="150px"))
             answer = widgets.HTML(layout=widgets.Layout(display="none"))
             answer.value = f"<div style='background:#EEF6EE;padding:4px 8px;font-size:14px'>{html.escape(ex.answer)}</div>"
             safety.observe(button, lambda on, a=answer, b=button: self._toggle(on, a, b))
@@ -320,7 +320,7 @@ class Experiment(widgets.VBox):
                                           value=bots, description="Played by:", style={"button_width": "130px"})
         self.games = widgets.BoundedIntText(value=games, min=10, max=MAX_GAMES, step=10, description="Games:",
                                             layout=widgets.Layout(width="200px"))
-        self.run_button = widgets.Button(description="Run", icon="play", button_style="primary")
+        self.run_button = styles.icon_button("Run", "play", button_style="primary")
         safety.on_click(self.run_button, self.run, report=self._report)
         self.progress = widgets.IntProgress(value=0, min=0, max=games, description="Played:",
                                             layout=widgets.Layout(width="330px"))

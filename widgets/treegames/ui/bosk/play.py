@@ -69,9 +69,8 @@ class ChoicePanel(widgets.VBox):
                              for t in LEAF_TILES]
         for t, b in zip(LEAF_TILES, self.tile_buttons, strict=True):
             safety.on_click(b, lambda t=t: owner.choose_tile(t), report=report)
-        self.side_buttons = [widgets.Button(description=f"{d.value} side", layout=widgets.Layout(width="auto"),
-                                            tooltip=f"Wind board on the {d.value} side: the wind first blows "
-                                                    f"{d.opposite().value}") for d in bosk.DIRECTIONS]
+        self.side_buttons = [widgets.Button(description=f"{d.value} side", layout=widgets.Layout(width="auto"))
+                             for d in bosk.DIRECTIONS]
         for side, b in enumerate(self.side_buttons):
             safety.on_click(b, lambda side=side: owner.play_side(side), report=report)
         self.score_button = widgets.Button(description="Score", button_style="info",
@@ -112,6 +111,9 @@ class ChoicePanel(widgets.VBox):
             self.prompt.value = f"<b>{who}</b>, the wind asks for {which}: {where}."
             self.buttons.children = tuple(self.tile_buttons)
         elif phase is Phase.WIND:
+            for side, b in enumerate(self.side_buttons):
+                b.tooltip = (f"Wind board on the {bosk.DIRECTIONS[side].value} side: the wind first blows "
+                             f"{state.game.wind_spots(side)[0].direction.value}")
             self.prompt.value = f"<b>{who}</b>, place the wind board: click a yellow side of the park or a button."
             self.buttons.children = tuple(self.side_buttons[s] for s in t.sides)
         elif phase in (Phase.SUMMER, Phase.WINTER):
@@ -237,7 +239,8 @@ class BoskPlay(GameDashboard):
         if phase in (Phase.LEAF_PLACEMENT, Phase.SQUIRREL) and kind == "square":
             return square_action(state, row, col)
         if phase is Phase.WIND and kind == "side":
-            return wind_action(col)
+            found = state.actions_at(place)
+            return found[0] if found else None
         return None
 
     def play_at(self, place: str) -> bool:
@@ -264,20 +267,6 @@ class BoskPlay(GameDashboard):
             self._say(f"Not allowed: {self.refusal(s, place)}", error=True)
             return False
         return self.play(action)
-
-    def keyboard_targets(self) -> list[str]:
-        """The places a person may use now, in reading order: crossings and squares from the engine, sides in the wind step."""
-        s = self.state
-        if not self.is_human_turn():
-            return []
-        if s.phase is Phase.WIND:
-            return [bosk.DIRECTIONS[side].value for side in targets(s).sides]
-        if s.phase in (Phase.SPRING, Phase.FALLING_LEAVES):
-            spots = targets(s).intersections or targets(s).trees
-            return [bosk.intersection_name(r, c) for r, c in sorted(spots)]
-        if s.phase in (Phase.LEAF_PLACEMENT, Phase.SQUIRREL):
-            return [bosk.square_name(r, c) for r, c in sorted(targets(s).squares)]
-        return []
 
     def key(self, key: str, shift: bool = False) -> None:
         """The kit's keys, plus digits for a tree value (spring) or a leaf tile (autumn) and Q for the squirrel tile."""
@@ -534,7 +523,7 @@ def tie_note(state) -> str:
     kind = state.history[-1].kind
     if kind is Kind.SUMMER and is_summer_tie(state):
         return summer_start_note(prev, state)
-    if kind is Kind.WINTER and state.scores().count(max(state.scores())) > 1:
+    if kind is Kind.WINTER and state.last_decision.is_tie:
         return final_note(state)
     if prev.round and state.round != prev.round:
         text, interp = end_of_round_note(state)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...bosk import DIRECTIONS, LEAF_TILES, PLAYER_NAMES, WIND_SPOT_TREE_VALUE, Kind, Park, Phase
+from ...bosk import DIRECTIONS, LEAF_TILES, PLAYER_NAMES, Park, Phase
 from ...bosk.data import BOARD_FOR_PLAYERS, load_park
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours, solid
@@ -473,35 +473,11 @@ def tree_radius(geo: ParkGeometry, value: int) -> float:
     return geo.cell * (0.17 + 0.035 * value)
 
 
-def wind_side(state) -> int | None:
-    """The side (Direction index) the wind board was placed on, read from the history; None before."""
-    for action in state.history:
-        if action.kind is Kind.WIND:
-            return action.value
-    return None
-
-
 def wind_board_spots(state) -> list[tuple[int, int, int]]:
-    """The wind board as (spot 1-8, wind Direction index, required tree value 0-4 with 0 = '*')."""
-    side = wind_side(state)
-    if side is None:
-        return []
-    first = DIRECTIONS[side].opposite().index
-    pattern = state.game.wind_pattern
-    return [(k + 1, (first + pattern[k]) % 4, WIND_SPOT_TREE_VALUE[k]) for k in range(len(pattern))]
-
-
-def current_path(state) -> list[tuple[int, int]]:
-    """Squares where the mover placed leaves this turn (read from the history), in order."""
-    if state.phase is not Phase.LEAF_PLACEMENT:
-        return []
-    path = []
-    for action in reversed(state.history):
-        if action.kind is Kind.LEAF:
-            path.append((action.row, action.col))
-        else:
-            break
-    return path[::-1]
+    """The engine's wind board (``state.wind_board``) as (spot 1-8, wind Direction index, required tree
+    value 0-4 with 0 = '*'); [] before it is placed."""
+    board = state.wind_board
+    return [(w.spot, w.direction.index, w.required) for w in board.spots] if board is not None else []
 
 
 @dataclass(frozen=True)
@@ -579,7 +555,7 @@ def _draw_leaves(scene: Scene, state, geo: ParkGeometry) -> None:
             pile = state.pile(r, c)
             if pile:
                 by_owner.setdefault(pile[-1], []).append((r, c, len(pile)))
-    path = set(current_path(state))
+    path = set(state.leaf_path())
     if path:
         scene.add(Polygons(as_points([geo.square_corners(r, c, 0.97) for r, c in sorted(path)]), None,
                            stroke=palette.INK, line_width=2.0, tags=tuple(sorted(path))))
@@ -660,7 +636,7 @@ def _draw_wind(scene: Scene, state, geo: ParkGeometry, t: Targets) -> None:
                            tags=tuple(t.sides)))
         arrows, labels = [], []
         for s in t.sides:
-            blows = DIRECTIONS[s].opposite().index
+            blows = state.game.wind_spots(s)[0].direction.index
             for spot in (2, 7):
                 arrows.append(arrow_polygon(*geo.wind_spot_centre(s, spot), direction_angle(blows), 20, 7))
             x, y = geo.wind_spot_centre(s, 4.5)
@@ -671,11 +647,12 @@ def _draw_wind(scene: Scene, state, geo: ParkGeometry, t: Targets) -> None:
         scene.add(Polygons(as_points(arrows), solid(palette.INK, len(arrows))))
         scene.add(Texts(labels, font="bold 11px sans-serif", colour=palette.INK))
         return
-    spots = wind_board_spots(state)
-    if not spots:
+    board = state.wind_board
+    if board is None:
         return
-    side = wind_side(state)
-    current = state.wind_spot
+    spots = [(w.spot, w.direction.index, w.required) for w in board.spots]
+    side = board.side.index
+    current = board.marker
     half = min(geo.band, geo.size * geo.cell / 8) * 0.44
     boxes, fills = [], []
     for spot, _wind, _need in spots:

@@ -21,7 +21,7 @@ def plural(count: int, one: str, many: str) -> str:
     """'1 active leaf', '3 active leaves'."""
     return f"{count} {one if count == 1 else many}"
 
-WALKTHROUGH_SEED = 9
+WALKTHROUGH_SEED = 91
 """The chance seed of the walkthrough game (who starts)."""
 WALKTHROUGH_LINEUP = ("greedy", "random", "greedy")
 """Maple and Birch play the greedy bot, Oak plays at random: a game with every case worth showing."""
@@ -154,7 +154,7 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
         return "", ""
     if kind is Kind.LEAF:
         pile = prev.pile(action.row, action.col)
-        if pile and pile[-1] != prev.current_player and notes.first("cover"):
+        if prev.covering_cost(action.row, action.col) and notes.first("cover"):
             return (f"Covering: the pile on {bosk.square_name(action.row, action.col)} was topped by "
                     f"{_name(prev, pile[-1])}, so {plural(len(pile), 'active leaf', 'active leaves')} went back to the supply before one was "
                     f"placed on top (Covering other leaves 1-2). The -n tags on the yellow squares show that cost "
@@ -174,7 +174,7 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
     if kind is Kind.WINTER:
         return ("Every region is scored (the table below). Only the top leaf or a squirrel counts; the pile's "
                 "height does not (IV. Winter 1). " + final_note(state),
-                "ties clockwise from" if state.scores().count(max(state.scores())) > 1 else "")
+                "ties clockwise from" if state.last_decision.is_tie else "")
     if state.phase is Phase.WINTER and prev.phase is not Phase.WINTER:
         return ("That was the eighth and last round. Winter comes: the trees are bare and the regions are scored "
                 "next (the region table below shows them as they stand).", "")
@@ -182,36 +182,26 @@ def move_note(prev, state, notes: _Notes) -> tuple[str, str]:
 
 
 def is_summer_tie(state) -> bool:
-    """True if two or more players tied for the fewest summer points."""
-    totals = state.summer_scores
-    return totals.count(min(totals)) > 1
+    """True if the engine says two or more players tied for the fewest summer points."""
+    decision = state.last_decision
+    return decision is not None and decision.rule == "II. Summer" and decision.is_tie
 
 
 def summer_start_note(prev, state) -> str:
-    """Who takes the Hiker after summer and why, with the tie-break spelled out when there is a tie."""
-    totals = state.summer_scores
-    fewest = min(totals)
-    if not is_summer_tie(state):
-        return f"{_name(state, state.start_player)} has the fewest points ({fewest}) and takes the Hiker."
-    tied = _list([_name(state, p) for p, v in enumerate(totals) if v == fewest])
-    return (f"{tied} tie for the fewest points ({fewest}); the tie is broken clockwise from the previous start "
-            f"player, {_name(prev, prev.start_player)}, who counts first (our interpretation of 'clockwise from'), "
-            f"so {_name(state, state.start_player)} takes the Hiker.")
+    """Who takes the Hiker after summer and why, with the tie-break when there is a tie (the engine's words)."""
+    return state.decision_text()
 
 
 def end_of_round_note(state) -> tuple[str, str]:
     """What the end of a round did: the marker, the new wind and the new start player (with a tie, why)."""
-    n = state.num_players
-    chosen = [a.value for a in state.history if a.kind is Kind.CHOOSE][-n:]
-    value = [state.game.squirrel_tile_value if t == bosk.SQUIRREL else t for t in chosen]
-    tie = value.count(min(value)) > 1
+    decision = state.last_decision
     text = (f"End of the Round: the marker moves to spot {state.wind_spot}, so the wind now blows "
-            f"{state.wind_direction.value}; the lowest leaf tile played ({min(value)}) starts round {state.round}, "
-            f"so {_name(state, state.start_player)} takes the Hiker.")
-    if tie:
+            f"{state.wind_direction.value}; the lowest leaf tile played ({min(decision.values)}) starts round "
+            f"{state.round}, so {_name(state, decision.chosen)} takes the Hiker.")
+    if decision.is_tie:
         text += (" The lowest tile was tied, so the tie went to the closest player clockwise from the previous start "
                  "player (who counts first: our interpretation).")
-    return text, "ties clockwise from" if tie else ""
+    return text, "ties clockwise from" if decision.is_tie else ""
 
 
 def walkthrough_steps(seed: int = WALKTHROUGH_SEED, lineup=WALKTHROUGH_LINEUP, players: int = 3) -> list[Step]:
@@ -240,15 +230,5 @@ def chapter_starts(steps: list[Step]) -> dict[str, int]:
 
 
 def final_note(state) -> str:
-    """The final result with the tie-break explained (the engine picks the winner; our words say how)."""
-    totals = state.scores()
-    best = max(totals)
-    tied = [p for p, v in enumerate(totals) if v == best]
-    winner = state.winners()[0]
-    if len(tied) == 1:
-        return f"{_name(state, winner)} wins with {best} points; no tie-break was needed."
-    names = _list([_name(state, p) for p in tied])
-    return (f"{names} tie on {best} points. The rulebook gives the win to the tied player closest to the final "
-            f"round's start player, {_name(state, state.start_player)}: counting seats either way round the table "
-            f"(the start player first; of two equally close, the one clockwise of them: our interpretation), that "
-            f"is {_name(state, winner)}.")
+    """The final result with the tie-break explained (the engine picks the winner and says how)."""
+    return state.decision_text()

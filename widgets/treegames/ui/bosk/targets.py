@@ -1,8 +1,7 @@
 """What the engine allows now, grouped by the place a view would highlight or a click would name.
 
 Nothing here decides a rule: every target is read from ``state.legal_actions()``
-(or, once the engine has it, ``state.actions_at(place)``), and covering costs from
-the engine's accessor when present.
+and each covering cost from the engine's ``state.covering_cost(row, col)``.
 """
 
 from __future__ import annotations
@@ -14,22 +13,8 @@ from ...bosk import Kind, Phase
 
 
 def last_event_of(state) -> str:
-    """The engine's sentence on the last action (a property in the protocol, a method in older engines)."""
-    event = state.last_event
-    return event() if callable(event) else (event or "")
-
-
-def covering_cost(state, row: int, col: int) -> int:
-    """Active leaves returned to the supply if the mover's next leaf goes on square (row, col).
-
-    Uses the engine's ``covering_cost`` when it has one; otherwise reads it from the pile the way the
-    engine's ``explain()`` states it (Covering other leaves 1: one per leaf, none on your own pile).
-    """
-    engine = getattr(state, "covering_cost", None)
-    if engine is not None:
-        return engine(row, col)
-    pile = state.pile(row, col)
-    return len(pile) if pile and pile[-1] != state.current_player else 0
+    """The engine's sentence on the last action."""
+    return state.last_event
 
 
 @dataclass(frozen=True)
@@ -72,7 +57,7 @@ def targets(state) -> Targets:
         tiles = tuple(t for t in bosk.LEAF_TILES if any(a.value == t for a in actions))
         return Targets(phase, trees=tuple(trees), tiles=tiles)
     if phase is Phase.LEAF_PLACEMENT:
-        return Targets(phase, squares={(a.row, a.col): covering_cost(state, a.row, a.col) for a in actions})
+        return Targets(phase, squares={(a.row, a.col): state.covering_cost(a.row, a.col) for a in actions})
     if phase is Phase.SQUIRREL:
         return Targets(phase, squares={(a.row, a.col): 0 for a in actions})
     if phase is Phase.WIND:
