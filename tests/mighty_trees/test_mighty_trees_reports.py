@@ -128,7 +128,7 @@ def test_the_hidden_card_check_can_fail_the_mover_reads_their_own_command():
     for viewer in (1, mt.PUBLIC):
         text = state.explain(viewer)
         assert not named(text) & set(HANDS_2[0])
-        assert "P1 holds 3 card(s), face down" in text
+        assert "P1 holds 3 cards, face down" in text
     assert "Sol Laws" in state.explain(1) and "Initiate Tree Combat" in state.explain(1)
 
 

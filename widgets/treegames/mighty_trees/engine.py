@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits
+from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits, plural
 from . import words
 from .actions import (
     CHANCE_VERBS,
@@ -691,8 +691,8 @@ class MightyTreesState(core.FrozenState):
             return f"Initiate Tree Combat: understory slots are 1-{SLOTS}"
         if self.tree_count(target) < 2:
             return (
-                f"Initiate Tree Combat, rule 3: {player_name(target)} has {self.tree_count(target)} "
-                "tree(s); only a player with at least 2 trees can be attacked"
+                f"Initiate Tree Combat, rule 3: {player_name(target)} has "
+                f"{plural(self.tree_count(target), 'tree')}; only a player with at least 2 trees can be attacked"
             )
         if self.under[SLOTS * target + action.slot] < 0:
             return f"Initiate Tree Combat: {player_name(target)}'s understory slot {action.slot + 1} is empty"
@@ -932,7 +932,7 @@ class MightyTreesState(core.FrozenState):
             s._start_turn(action.player)
         elif verb is Verb.END:
             s.last_event = (
-                f"{player_name(s.mover)} ends the Battle Phase with {s.sols} Sol(s) unspent (lost)."
+                f"{player_name(s.mover)} ends the Battle Phase with {plural(s.sols, 'Sol')} unspent (lost)."
             )
             s._regroup()
         else:
@@ -1250,7 +1250,7 @@ class MightyTreesState(core.FrozenState):
                 self.litter |= 1 << card
                 self.litter_top_id = card
             how = f"{d.element.value} {d.strength:+d}" + (
-                f", lingering {d.linger} round(s)" if lingers else ""
+                f", lingering {plural(d.linger, 'round')}" if lingers else ""
             )
         else:
             h = HABITATS[self.habitat]

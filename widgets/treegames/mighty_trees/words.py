@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core import plural
 from .actions import Action, Phase, Verb, player_name
 from .data import (
     COMMAND_SIZE,
@@ -121,7 +122,7 @@ def _disaster_effect(state: MightyTreesState, d) -> str:
     trees = "trees" if d.targets.value == "all" else f"{d.targets.value} trees"
     if d.is_climate:
         lingers = d.linger and state.game.lingering
-        how = f", lingering {d.linger} round(s)" if lingers else ""
+        how = f", lingering {plural(d.linger, 'round')}" if lingers else ""
         return f"{d.element.value} {d.strength:+d}{how}; {trees} whose {d.element.value} range no longer holds die"
     h = HABITATS[state.habitat] if state.habitat >= 0 else None
     mod = 0 if h is None else h.fire_mod if d.element.value == "fire" else h.wind_mod
@@ -159,7 +160,7 @@ def explain(state: MightyTreesState, viewer: int | None = None) -> str:
     if phase is Phase.REGROUP:
         have = state.hands[state.mover].bit_count()
         return (
-            f"Regroup Phase: {player_name(state.mover)} has {have} card(s) and draws until "
+            f"Regroup Phase: {player_name(state.mover)} has {plural(have, 'card')} and draws until "
             f"{COMMAND_SIZE} are in the Command ({state.draw_size} in the draw pile, each equally likely); "
             "drawing ends the turn."
         )
@@ -193,7 +194,7 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
         f"{POWER_TEXT[h.power]}.",
     ]
     in_play = [c.name for c in state.trend_cards] + [
-        f"{c.name} ({r} round(s) left)" for c, _, r in state.weather
+        f"{c.name} ({plural(r, 'round')} left)" for c, _, r in state.weather
     ]
     if in_play:
         lines.append("In play (Place a Weather Card / Unleash a Disaster): " + ", ".join(in_play) + ".")
@@ -202,7 +203,7 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
             lines.append(_explain_card(state, card.id))
     else:
         lines.append(
-            f"Player Commands: {player_name(me)} holds {state.hands[me].bit_count()} card(s), face down "
+            f"Player Commands: {player_name(me)} holds {plural(state.hands[me].bit_count(), 'card')}, face down "
             "(only their owner sees them)."
         )
     lo = SLOTS * me
