@@ -1,4 +1,4 @@
-"""Fixtures for browser tests: one Voila server and one headless Chromium per session, stopped at the end."""
+"""Fixtures for browser tests: one Voila server per session and one headless Chromium per module, all stopped."""
 
 from __future__ import annotations
 
@@ -33,9 +33,13 @@ def voila():
     assert server.alive_pids() == [], "Voila or one of its kernels survived stop()"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright."""
+    """Debian's headless Chromium driven by Playwright, one per test module.
+
+    Not per session: Playwright's sync API keeps an event loop running in this thread while it is
+    open, so every later test that calls ``asyncio.run`` (tests/serving, tests/ui) would fail.
+    """
     _need_chromium()
     from playwright.sync_api import sync_playwright
 

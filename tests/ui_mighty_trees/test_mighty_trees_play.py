@@ -9,6 +9,7 @@ import pytest
 from treegames import core
 from treegames import mighty_trees as mt
 from treegames.ui import safety
+from treegames.ui.canvas import client_event
 from treegames.ui.mighty_trees.clicks import source_of, targets_of
 from treegames.ui.mighty_trees.play import MightyTreesPlay, place_of, tag_of
 from treegames.ui.scene import Polygons
@@ -31,7 +32,7 @@ def click_tag(w: MightyTreesPlay, tag) -> None:
     """Click the middle of a tagged place, as the page's canvas would report it."""
     box = boxes(w.board_view.last_scene)[tag]
     x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    w.board_view.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": x, "y": y}, [])
+    client_event(w.board_view.canvas, {"event": "mouse_down", "x": x, "y": y})
 
 
 def drawn_text(w: MightyTreesPlay) -> str:
@@ -190,8 +191,8 @@ def test_an_illegal_choice_is_explained_by_the_engine_and_nothing_changes():
 def test_clicks_on_a_bots_turn_or_off_the_table_change_nothing():
     w = MightyTreesPlay(seed=1, seats=("greedy", "greedy"))
     steps = len(w.timeline.states)
-    w.board_view.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": 5000, "y": 5000}, [])
-    w.board_view.canvas._handle_frontend_event(None, {"event": "mouse_down", "x": float("nan"), "y": 3}, [])
+    client_event(w.board_view.canvas, {"event": "mouse_down", "x": 5000, "y": 5000})
+    client_event(w.board_view.canvas, {"event": "mouse_down", "x": float("nan"), "y": 3})
     assert len(w.timeline.states) == steps
 
 

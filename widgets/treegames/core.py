@@ -158,6 +158,7 @@ __all__ = [
     "game_module",
     "merge_options",
     "quote",
+    "plural",
     "bits",
     "sample_chance",
     "replay",
@@ -218,6 +219,11 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         suffix = f"... ({size} chars)" if size is not None else "..."
         text = text[: limit - len(suffix)] + suffix
     return text
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """'1 tree', '2 trees', '0 cards': the count with its noun in the right number (``many`` if irregular)."""
+    return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
 def check_notation(text: object, error: type[NotationError] = NotationError) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core import CHANCE, TERMINAL, bits
+from ..core import CHANCE, TERMINAL, bits, plural
 from .actions import Action, ChooseFirst, EndTurn, GrowOut, GrowUp, Phase, RollSun, RollWind, Seed
 from .data import HOLD_LIMIT, PLAYER_NAMES, RADIUS, cell_name
 
@@ -42,7 +42,7 @@ def describe(state: AspensState, action: Action) -> str:
         winds = ", ".join(d.name for d in action.direction.wind_directions())
         return f"The Wind die shows {action.direction.name}: {who} may grow out {winds}."
     if kind is EndTurn:
-        return f"{who} ends the turn holding {state._hand[state.current_player]} tree(s)."
+        return f"{who} ends the turn holding {plural(state._hand[state.current_player], 'tree')}."
     name = cell_name(action.cell)
     if kind is Seed:
         return f"{who} seeds a starting tree on {name}."
@@ -102,7 +102,7 @@ def cascade_words(state: AspensState) -> str:
     who = state.owner(state._geo.cell[next(iter(bits(state._cascade)))])
     names = ", ".join(sorted((cell_name(c) for c in state.last_cascade), key=lambda n: (n[0], int(n[1:]))))
     count = state._cascade.bit_count()
-    return f" Cascade! {PLAYER_NAMES[who]} fills {count} closed-off space(s) for free: {names}."
+    return f" Cascade! {PLAYER_NAMES[who]} fills {plural(count, 'closed-off space')} for free: {names}."
 
 
 def explain(state: AspensState) -> str:
@@ -151,7 +151,7 @@ def explain(state: AspensState) -> str:
             else f"must plant at least {hand - HOLD_LIMIT} more before ending the turn (hold at most 5)"
         )
         return (
-            f"Taking a Turn, 3. Plant Your New Trees: {who} holds {hand} tree(s) and places them one at a "
+            f"Taking a Turn, 3. Plant Your New Trees: {who} holds {plural(hand, 'tree')} and places them one at a "
             f"time. Grow Up (3A): add a tree to any space you own; the Wind does not matter. Grow Out "
             f"(3B): plant on an empty space next to your forest in a valid Wind direction ({winds}), even "
             f"next to trees planted this turn. Water and the opponent's spaces are never allowed. {who} "

@@ -131,10 +131,18 @@ State accessors (for widgets)
 ``phase`` (:class:`Phase`), ``current_player``, ``mover``, ``turn``,
 ``habitat_card``, ``conditions()`` / ``temperature`` / ``water`` (after
 weather), ``understory(p)``, ``canopy(p)``, ``hand(p)``, ``tree_count(p)``,
-``sols``, ``spent``, ``draw_size``, ``litter_cards``, ``weather`` (clouds and
+``sols``, ``spent``, ``draw_size``, ``litter_cards``, ``litter_top`` (the card
+discarded last, face up on the pile, or None), ``weather`` (clouds and
 lingering disasters as (card, owner, rounds left)), ``lingering``,
-``trend_cards``, ``captured``, ``last_event`` (what just happened),
-``describe(action)``, ``explain()``, ``why_not(action)``, ``cost_of(action)``,
+``trend_cards``, ``captured``, ``last_event`` (what just happened; it never
+names a card in a Command or the draw pile), ``last_strike`` (after a disaster
+or trend: a :class:`Strike` with the sides struck, the force or changed axis
+and each reached tree's :class:`TreeFate` and reason, else None),
+``describe(action, viewer=None)``, ``explain(viewer=None)`` (with a viewer, a
+player or ``PUBLIC``, only the cards that viewer may see are named),
+``why_not(action)``, ``cost_of(action)``, ``strength(card, kind)``,
+``grow_cost(card)``, ``disaster_cost(card)``; card data helpers ``printed_cost(card)``
+(the cost printed on a card) and ``climate_change(card)`` ((axis, change) or None),
 ``actions_at(place)`` (a card name, ``"P2"`` or ``"P2 understory 1"``),
 ``view_for(player)`` (a :class:`PlayerView` without other hands or the draw
 pile's contents), ``cards_in_play()``.
@@ -160,11 +168,24 @@ from .data import (
     TrendCard,
     WaterPref,
     card_by_name,
+    climate_change,
     draw_pile_cards,
     habitat_by_name,
     habitat_cards,
+    printed_cost,
 )
-from .engine import OPTION_DEFAULTS, OPTIONS, PLAYERS, MightyTreesGame, MightyTreesState, PlayerView, new_game
+from .engine import (
+    OPTION_DEFAULTS,
+    OPTIONS,
+    PLAYERS,
+    PUBLIC,
+    MightyTreesGame,
+    MightyTreesState,
+    PlayerView,
+    Strike,
+    TreeFate,
+    new_game,
+)
 
 GAME_TYPE = GameType(
     name="mighty_trees",
@@ -183,6 +204,9 @@ __all__ = [
     "MightyTreesGame",
     "MightyTreesState",
     "PlayerView",
+    "Strike",
+    "TreeFate",
+    "PUBLIC",
     "Phase",
     "Verb",
     "Action",
@@ -195,6 +219,8 @@ __all__ = [
     "habitat_cards",
     "card_by_name",
     "habitat_by_name",
+    "printed_cost",
+    "climate_change",
     "CardDataError",
     "Kind",
     "Power",

@@ -55,6 +55,8 @@ __all__ = [
     "habitat_cards",
     "card_by_name",
     "habitat_by_name",
+    "printed_cost",
+    "climate_change",
     "DECK",
     "HABITATS",
     "MIN_VALUE",
@@ -597,6 +599,29 @@ def draw_pile_cards() -> tuple[Card, ...]:
 def habitat_cards() -> tuple[HabitatCard, ...]:
     """The 10 habitat cards."""
     return HABITATS
+
+
+def printed_cost(card: Card) -> int:
+    """The Sol cost printed on a card: a tree's planting cost, 1 for a cloud, 2 for a trend, a disaster's own.
+
+    A habitat's power may take a Sol off in play (``state.cost_of`` / ``disaster_cost`` / ``grow_cost``).
+    """
+    if card.kind is Kind.TREE:
+        return card.plant
+    if card.kind is Kind.CLOUD:
+        return CLOUD_COST
+    if card.kind is Kind.TREND:
+        return TREND_COST
+    return card.cost
+
+
+def climate_change(card: Card) -> tuple[Element, int] | None:
+    """The axis a card moves and by how much (clouds, trends, water and temperature disasters), else None."""
+    if card.kind in (Kind.CLOUD, Kind.TREND):
+        return (card.affects, card.change)
+    if card.kind is Kind.DISASTER and card.is_climate:
+        return (card.element, card.strength)
+    return None
 
 
 def card_by_name(name: str) -> Card:

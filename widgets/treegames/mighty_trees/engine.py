@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits
+from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits, plural
 from . import words
 from .actions import (
     CHANCE_VERBS,
@@ -61,7 +61,6 @@ from .data import (
     SOLS_PER_TURN,
     TREND_COST,
     TURNS_PER_PLAYER,
-    CloudCard,
     DisasterCard,
     Element,
     HabitatCard,
@@ -72,12 +71,16 @@ from .data import (
     TreeCard,
     TrendCard,
     card_by_name,
+    climate_change,
 )
 
 __all__ = [
     "MightyTreesGame",
     "MightyTreesState",
     "PlayerView",
+    "Strike",
+    "TreeFate",
+    "PUBLIC",
     "new_game",
     "OPTIONS",
     "OPTION_DEFAULTS",
@@ -110,20 +113,10 @@ QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
 # Per-card data in flat tuples, for speed.
 IS_TREE = tuple(c.kind is Kind.TREE for c in DECK)
 SHIFT_T = tuple(
-    c.change
-    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.TEMPERATURE
-    else c.strength
-    if isinstance(c, DisasterCard) and c.element is Element.TEMPERATURE
-    else 0
-    for c in DECK
+    change[1] if (change := climate_change(c)) is not None and change[0] is Element.TEMPERATURE else 0 for c in DECK
 )
 SHIFT_W = tuple(
-    c.change
-    if isinstance(c, (CloudCard, TrendCard)) and c.affects is Element.WATER
-    else c.strength
-    if isinstance(c, DisasterCard) and c.element is Element.WATER
-    else 0
-    for c in DECK
+    change[1] if (change := climate_change(c)) is not None and change[0] is Element.WATER else 0 for c in DECK
 )
 KIND = tuple((Kind.TREE, Kind.CLOUD, Kind.TREND, Kind.DISASTER).index(c.kind) for c in DECK)
 PLANT_COST = tuple(c.plant if isinstance(c, TreeCard) else 0 for c in DECK)
@@ -142,6 +135,9 @@ PREFERRED_MASK = tuple(
     sum(1 << t.id for t in DECK if isinstance(t, TreeCard) and h.prefers(t)) for h in HABITATS
 )
 
+
+PUBLIC = -1
+"""A viewer who sees only the public cards (``explain(PUBLIC)``: e.g. a screen whose hand is covered)."""
 
 FRACTIONS = tuple(Fraction(1, n) if n else None for n in range(len(DECK) + 1))
 
@@ -219,10 +215,52 @@ class PlayerView:
     captured: tuple[int, ...]
     winners: tuple[int, ...]
     last_event: str
+    litter_top: Any = None
+    """The litter pile's top card (the one discarded last, face up), or None when the pile is empty."""
 
     def trees(self, player: int) -> int:
         """How many trees ``player`` has (understory plus canopy)."""
         return sum(t is not None for t in self.understory[player] + self.canopy[player])
+
+
+# --------------------------------------------------------------------------
+# What the last disaster or trend did
+
+
+@dataclass(frozen=True)
+class TreeFate:
+    """One tree a disaster or climate change reached: where it stood, what was measured, and whether it stands."""
+
+    player: int
+    place: str  # "understory" or "canopy"
+    slot: int  # 0 or 1
+    card: TreeCard
+    measure: str  # the engine's words for what was compared, e.g. "fire 5" or "water 3-7"
+    survived: bool
+    reason: str  # the engine's words for the verdict, e.g. "fire 5 is below the force 6: it dies"
+
+
+@dataclass(frozen=True)
+class Strike:
+    """The last disaster or trend card played: the sides it struck, the force or changed axis, each tree's fate."""
+
+    card: Any  # the DisasterCard or TrendCard
+    player: int  # who played it
+    sides: tuple[int, ...]  # the sides struck (a trend: every side)
+    targets: Targets  # which slots it reaches (understory, canopy or all)
+    element: Element  # fire or wind, or the axis changed (temperature or water)
+    force: int | None  # fire or wind: the card's strength with the habitat's modifier; else None
+    value: int | None  # temperature or water: the axis's value after the change; else None
+    trees: tuple[TreeFate, ...]  # every tree on a struck side in a reached slot, in the engine's order
+
+    @property
+    def dead(self) -> tuple[TreeFate, ...]:
+        """The trees it killed."""
+        return tuple(f for f in self.trees if not f.survived)
+
+    def struck(self, player: int) -> bool:
+        """Whether ``player``'s side was struck."""
+        return player in self.sides
 
 
 # --------------------------------------------------------------------------
@@ -252,9 +290,9 @@ _FIELDS = (
 class MightyTreesState(core.FrozenState):
     """One immutable moment of a Mighty Trees game (the machinery is :class:`treegames.core.FrozenState`)."""
 
-    __slots__ = _FIELDS + ("last_event", "_legal", "_cond", "_picked")
+    __slots__ = _FIELDS + ("last_event", "litter_top_id", "_strike", "_legal", "_cond", "_picked")
     _FIELDS = _FIELDS
-    _RESET = {"_legal": None, "_picked": None}  # _cond is carried over: it checks its own validity
+    _RESET = {"_legal": None, "_picked": None, "_strike": None}  # _cond checks its own validity
 
     game: MightyTreesGame
     habitat: int  # habitat id, -1 while none is drawn
@@ -275,6 +313,8 @@ class MightyTreesState(core.FrozenState):
     dealt: int  # cards dealt during the deal
     winner: int  # the winner, or -1
     last_event: str  # one sentence on what the last action did (written by apply; not part of equality)
+    litter_top_id: int  # the litter's top card (discarded last), -1 if empty (follows litter; not in equality)
+    _strike: Any  # what the last action's disaster or trend did (raw, then its Strike), else None
 
     # ----------------------------------------------------------------- making
 
@@ -290,6 +330,7 @@ class MightyTreesState(core.FrozenState):
         s.weather_items = ()
         s.phase, s.mover, s.sols, s.spent, s.turn, s.dealt, s.winner = Phase.HABITAT, -1, 0, 0, 0, 0, -1
         s.last_event = "A new game: the habitat card is drawn first."
+        s._strike, s.litter_top_id = None, -1
         s._legal = s._cond = s._picked = None
         s.__class__ = cls
         return s
@@ -390,6 +431,34 @@ class MightyTreesState(core.FrozenState):
         return tuple(DECK[c] for c in bits(self.litter))
 
     @property
+    def last_strike(self) -> Strike | None:
+        """What the last action's disaster or trend did (sides struck, force or axis, each tree's fate), else None."""
+        raw = self._strike
+        if raw is None or isinstance(raw, Strike):
+            return raw
+        card, player, sides, targets, element, force, value, reached, habitat = raw
+        fates = []
+        for p, place, slot, tree, survived in reached:
+            if force is None:
+                c = DECK[tree]
+                low, high = (c.temp_min, c.temp_max) if element is Element.TEMPERATURE else (c.water_min, c.water_max)
+                _ok, measure, reason = words.range_fate(element, low, high, value)
+            else:
+                kind = element.value  # the habitat it struck in (a capture may have cleared it since)
+                preferred = bool(PREFERRED_MASK[habitat] >> tree & 1)
+                strength = getattr(DECK[tree], kind) + (PREFERRED_BONUS if preferred else 0)
+                _ok, measure, reason = words.strength_fate(kind, strength, force, preferred)
+            fates.append(TreeFate(p, place, slot, DECK[tree], measure, survived, reason))
+        strike = Strike(DECK[card], player, sides, targets, element, force, value, tuple(fates))
+        self._remember("_strike", strike)
+        return strike
+
+    @property
+    def litter_top(self) -> Any:
+        """The litter pile's top card (the one that went there last, face up), or None when it is empty."""
+        return DECK[self.litter_top_id] if self.litter_top_id >= 0 else None
+
+    @property
     def weather(self) -> tuple[tuple, ...]:
         """Cloud cards and lingering disasters in play: (card, owner, rounds left)."""
         return tuple((DECK[c], owner, rounds) for c, owner, rounds in self.weather_items)
@@ -444,6 +513,7 @@ class MightyTreesState(core.FrozenState):
             captured=self.captured,
             winners=self.winners(),
             last_event=self.last_event,
+            litter_top=self.litter_top,
         )
 
     # ----------------------------------------------------------------- costs and checks
@@ -621,8 +691,8 @@ class MightyTreesState(core.FrozenState):
             return f"Initiate Tree Combat: understory slots are 1-{SLOTS}"
         if self.tree_count(target) < 2:
             return (
-                f"Initiate Tree Combat, rule 3: {player_name(target)} has {self.tree_count(target)} "
-                "tree(s); only a player with at least 2 trees can be attacked"
+                f"Initiate Tree Combat, rule 3: {player_name(target)} has "
+                f"{plural(self.tree_count(target), 'tree')}; only a player with at least 2 trees can be attacked"
             )
         if self.under[SLOTS * target + action.slot] < 0:
             return f"Initiate Tree Combat: {player_name(target)}'s understory slot {action.slot + 1} is empty"
@@ -862,7 +932,7 @@ class MightyTreesState(core.FrozenState):
             s._start_turn(action.player)
         elif verb is Verb.END:
             s.last_event = (
-                f"{player_name(s.mover)} ends the Battle Phase with {s.sols} Sol(s) unspent (lost)."
+                f"{player_name(s.mover)} ends the Battle Phase with {plural(s.sols, 'Sol')} unspent (lost)."
             )
             s._regroup()
         else:
@@ -915,7 +985,7 @@ class MightyTreesState(core.FrozenState):
             self._start_turn((self.mover + 1) % self.game.num_players)
             return
         if not self.draw:  # Game Layout: the litter is turned over as the new draw pile
-            self.draw, self.litter = tuple(bits(self.litter)), 0
+            self.draw, self.litter, self.litter_top_id = tuple(bits(self.litter)), 0, -1
             self.last_event += " The litter pile becomes the new draw pile."
         self.phase = Phase.REGROUP
         self.sols = 0
@@ -950,6 +1020,7 @@ class MightyTreesState(core.FrozenState):
                     kept.append((card, owner, rounds))
                 else:
                     litter |= 1 << card
+                    self.litter_top_id = card
                     self.last_event += f" {DECK[card].name} leaves play."
             self.weather_items, self.litter = tuple(kept), litter
         self.phase, self.sols, self.spent = Phase.BATTLE, SOLS_PER_TURN, 0
@@ -959,6 +1030,7 @@ class MightyTreesState(core.FrozenState):
         card = slots[index]
         slots[index] = -1
         self.litter |= 1 << card
+        self.litter_top_id = card
         return DECK[card].name
 
     def _do_battle(self, action: Action) -> None:
@@ -985,6 +1057,7 @@ class MightyTreesState(core.FrozenState):
             if action.place == "hand":
                 self._take(me, action.card)
                 self.litter |= 1 << action.card
+                self.litter_top_id = action.card
                 self.last_event = f"{who} discards {DECK[action.card].name} from the Command."
             else:
                 slots = list(self.under if action.place == "understory" else self.canopy_slots)
@@ -1076,15 +1149,18 @@ class MightyTreesState(core.FrozenState):
                 self.last_event += f" {player_name(me)} wins."
             self.phase, self.sols = Phase.GAME_OVER, 0
             return
-        litter = self.litter
+        litter, top = self.litter, self.litter_top_id  # cleared in this order: trees, weather, trends
         for c in self.under + self.canopy_slots:
             if c >= 0:
                 litter |= 1 << c
+                top = c
         for card, _owner, _rounds in self.weather_items:
             litter |= 1 << card
+            top = card
         for card in self.trends:
             litter |= 1 << card
-        self.litter = litter
+            top = card
+        self.litter, self.litter_top_id = litter, top
         self.under = self.canopy_slots = (-1,) * len(self.under)
         self.weather_items = ()
         self.trends = ()
@@ -1092,39 +1168,60 @@ class MightyTreesState(core.FrozenState):
         self.phase, self.sols = Phase.HABITAT, 0
         self.last_event += " The habitat is cleared and a new one is drawn."
 
-    def _kill_off_axis(self, sides: list[int], targets: Targets, axis: Element) -> list[str]:
+    def _kill_off_axis(self, sides: list[int], targets: Targets, axis: Element) -> list[tuple]:
         """Trees on ``sides`` (in ``targets`` slots) whose range on ``axis`` misses the current value die.
 
         Our interpretation: a climate card changes one axis (water or temperature), so it kills only the
         trees whose range on that axis no longer holds; a tree that took root under a cloud that has
-        since gone is not killed for the other axis.  Their names are returned.
+        since gone is not killed for the other axis.  Each reached tree's fate is returned (see _kill_where).
         """
         t, w = self.conditions()
         if axis is Element.TEMPERATURE:
             return self._kill_where(sides, targets, lambda c: not DECK[c].temp_min <= t <= DECK[c].temp_max)
         return self._kill_where(sides, targets, lambda c: not DECK[c].water_min <= w <= DECK[c].water_max)
 
-    def _kill_where(self, sides: list[int], targets: Targets, dies: Callable[[int], bool]) -> list[str]:
-        """Trees on ``sides`` (in ``targets`` slots) for which ``dies(card)`` holds go to the litter; their names."""
-        dead = []
-        for name in ("under", "canopy_slots"):
+    def _kill_where(self, sides: list[int], targets: Targets, dies: Callable[[int], bool]) -> list[tuple]:
+        """Trees on ``sides`` (in ``targets`` slots) for which ``dies(card)`` holds go to the litter.
+
+        Every reached tree is returned as (side, place, slot, card, survived), understory first.
+        """
+        reached = []
+        for name, place in (("under", "understory"), ("canopy_slots", "canopy")):
             if (name == "under" and targets is Targets.CANOPY) or (
                 name != "under" and targets is Targets.UNDERSTORY
             ):
                 continue
             slots = list(getattr(self, name))
             for p in sides:
-                for i in range(SLOTS * p, SLOTS * p + SLOTS):
-                    if slots[i] >= 0 and dies(slots[i]):
-                        dead.append(self._remove_tree(slots, i))
+                lo = SLOTS * p
+                for i in range(lo, lo + SLOTS):
+                    card = slots[i]
+                    if card >= 0:
+                        if dies(card):
+                            self._remove_tree(slots, i)
+                            reached.append((p, place, i - lo, card, False))
+                        else:
+                            reached.append((p, place, i - lo, card, True))
             setattr(self, name, tuple(slots))
-        return dead
+        return reached
+
+    def _report(
+        self, card: int, sides: list[int], targets: Targets, element: Element, force: int | None, reached: list
+    ) -> list[str]:
+        """Keep what a disaster or trend did for :attr:`last_strike` (words built on demand); the dead trees' names."""
+        value = None
+        if force is None:
+            value = self.conditions()[0 if element is Element.TEMPERATURE else 1]
+        self._strike = (card, self.mover, tuple(sides), targets, element, force, value, reached, self.habitat)
+        return [DECK[r[3]].name for r in reached if not r[4]]
 
     def _trend(self, card: int) -> None:
         """A trend card: a lasting change; trees whose range on its axis no longer holds die."""
         trend: TrendCard = DECK[card]
         self.trends += (card,)
-        dead = self._kill_off_axis(list(range(self.game.num_players)), Targets.ALL, trend.affects)
+        sides = list(range(self.game.num_players))
+        fates = self._kill_off_axis(sides, Targets.ALL, trend.affects)
+        dead = self._report(card, sides, Targets.ALL, trend.affects, None, fates)
         self.last_event = (
             f"{player_name(self.mover)} plays {trend.name}: {trend.affects.value} "
             f"{trend.change:+d} for good. " + words.deaths(dead)
@@ -1146,23 +1243,27 @@ class MightyTreesState(core.FrozenState):
         if d.is_climate:
             lingers = d.linger > 0 and self.game.lingering
             self.weather_items += ((card, self.mover, d.linger if lingers else 1),)
-            dead = self._kill_off_axis(sides, d.targets, d.element)
+            fates = self._kill_off_axis(sides, d.targets, d.element)
+            dead = self._report(card, sides, d.targets, d.element, None, fates)
             if not lingers:  # it passes at once
                 self.weather_items = self.weather_items[:-1]
                 self.litter |= 1 << card
+                self.litter_top_id = card
             how = f"{d.element.value} {d.strength:+d}" + (
-                f", lingering {d.linger} round(s)" if lingers else ""
+                f", lingering {plural(d.linger, 'round')}" if lingers else ""
             )
         else:
             h = HABITATS[self.habitat]
             force = d.strength + (h.fire_mod if d.element is Element.FIRE else h.wind_mod)
-            dead = self._strike(sides, d.targets, d.element.value, force)
+            fates = self._strike_trees(sides, d.targets, d.element.value, force)
+            dead = self._report(card, sides, d.targets, d.element, force, fates)
             self.litter |= 1 << card
+            self.litter_top_id = card
             how = f"{d.element.value} force {force}"
         self.last_event = f"{who} unleashes {d.name} ({how}). " + words.deaths(dead)
 
-    def _strike(self, sides: list[int], targets: Targets, kind: str, force: int) -> list[str]:
-        """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; their names."""
+    def _strike_trees(self, sides: list[int], targets: Targets, kind: str, force: int) -> list[tuple]:
+        """Fire or wind: trees whose strength (preferred +2) is below ``force`` die; every reached tree's fate."""
         return self._kill_where(sides, targets, lambda card: self.strength(card, kind) < force)
 
     # ----------------------------------------------------------------- notation
@@ -1213,15 +1314,22 @@ class MightyTreesState(core.FrozenState):
 
     # ----------------------------------------------------------------- words
 
-    def describe(self, action: Action | str) -> str:
-        """Plain words for what ``action`` (or its notation) does, with its Sol cost."""
+    def describe(self, action: Action | str, viewer: int | None = None) -> str:
+        """Plain words for what ``action`` (or its notation) does, with its Sol cost.
+
+        With a ``viewer`` (a player, or PUBLIC), a drawn card is named only to the player receiving it.
+        """
         if isinstance(action, str):
             action = parse_action(action)
-        return words.describe(self, action)
+        return words.describe(self, action, viewer)
 
-    def explain(self) -> str:
-        """Plain words on what the rules say now, naming the rulebook section."""
-        return words.explain(self)
+    def explain(self, viewer: int | None = None) -> str:
+        """Plain words on what the rules say now, naming the rulebook section.
+
+        With a ``viewer`` (a player number, or PUBLIC for a covered screen) it names only the cards
+        ``view_for(viewer)`` shows: another player's Command is given as a count.  None: every card.
+        """
+        return words.explain(self, viewer)
 
 
 _PLACE = re.compile(r"p(\d+)(?: (understory|canopy) (\d+))?", re.IGNORECASE)

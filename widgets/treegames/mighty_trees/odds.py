@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from ..core import plural
 from . import Kind, Phase, draw_pile_cards
 from .data import COMMAND_SIZE
 
@@ -282,7 +283,7 @@ def regroup_odds(state, player: int | None = None) -> list[OddsLine]:
             note = ""
             if n > pool.pile_size:
                 note = (
-                    f"only {pool.pile_size} card(s) left in the draw pile: then the litter pile "
+                    f"only {plural(pool.pile_size, 'card')} left in the draw pile: then the litter pile "
                     f"({len(pool.litter)} face-up cards) becomes the new draw pile (Game Layout)"
                 )
             lines.append(

@@ -2,19 +2,44 @@
 
 Written in our own words; each explanation names the rulebook section
 (Mighty Trees Party Game, Timber Version) it comes from.
+
+Hidden information: ``explain(state, viewer)`` and ``describe(state, action, viewer)``
+given a viewer (a player number, or ``PUBLIC`` = -1 for a covered screen) name
+only cards that viewer may see (``state.view_for(viewer)``): their own Command
+and the public cards; the other Commands and the draw pile only as counts.  With
+``viewer=None`` they speak for the omniscient engine (tests, logs, the teacher).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core import plural
 from .actions import Action, Phase, Verb, player_name
-from .data import COMMAND_SIZE, DECK, DISCARD_COST, HABITATS, POWER_TEXT, SLOTS, SOLS_PER_TURN, Kind, Sides
+from .data import (
+    COMMAND_SIZE,
+    DECK,
+    DISCARD_COST,
+    HABITATS,
+    MIN_SOLS_SPENT,
+    POWER_TEXT,
+    PREFERRED_BONUS,
+    SLOTS,
+    SOLS_PER_TURN,
+    Element,
+    Kind,
+    Sides,
+)
 
 if TYPE_CHECKING:
     from .engine import MightyTreesState
 
-__all__ = ["describe", "explain", "sols", "deaths"]
+__all__ = ["describe", "explain", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand"]
+
+
+def may_see_hand(viewer: int | None, player: int) -> bool:
+    """Whether ``viewer`` (None: the omniscient engine) may read ``player``'s Command."""
+    return viewer is None or viewer == player
 
 
 def sols(n: int) -> str:
@@ -22,13 +47,20 @@ def sols(n: int) -> str:
     return f"{n} Sol" if n == 1 else f"{n} Sols"
 
 
-def describe(state: MightyTreesState, action: Action) -> str:
-    """Plain words for what ``action`` does now, with its Sol cost."""
+def describe(state: MightyTreesState, action: Action, viewer: int | None = None) -> str:
+    """Plain words for what ``action`` does now, with its Sol cost (a draw names its card only to its receiver).
+
+    Playing or discarding a card shows it face up, so a Battle Phase action names its card
+    to every viewer; a drawn card goes into one Command, so only its receiver reads its name.
+    """
     verb = action.verb
     if verb is Verb.HABITAT:
         h = HABITATS[action.card]
         return f"The habitat drawn is {h.name} ({h.region})."
     if verb is Verb.DRAW:
+        receiver = state.dealt % state.num_players if state.phase is Phase.DEAL else state.mover
+        if not may_see_hand(viewer, receiver):
+            return f"{player_name(receiver)} draws a card from the draw pile (face down)."
         return f"Draw {DECK[action.card].name} from the draw pile."
     if verb is Verb.FIRST:
         return f"{player_name(action.player)} plays first."
@@ -90,15 +122,15 @@ def _disaster_effect(state: MightyTreesState, d) -> str:
     trees = "trees" if d.targets.value == "all" else f"{d.targets.value} trees"
     if d.is_climate:
         lingers = d.linger and state.game.lingering
-        how = f", lingering {d.linger} round(s)" if lingers else ""
+        how = f", lingering {plural(d.linger, 'round')}" if lingers else ""
         return f"{d.element.value} {d.strength:+d}{how}; {trees} whose {d.element.value} range no longer holds die"
     h = HABITATS[state.habitat] if state.habitat >= 0 else None
     mod = 0 if h is None else h.fire_mod if d.element.value == "fire" else h.wind_mod
     return f"{d.element.value} force {d.strength + mod}; {trees} with less {d.element.value} strength die"
 
 
-def explain(state: MightyTreesState) -> str:
-    """Plain words on what the rules say at this moment, naming the rulebook section."""
+def explain(state: MightyTreesState, viewer: int | None = None) -> str:
+    """Plain words on what the rules say at this moment, naming the rulebook section (for ``viewer``'s eyes)."""
     phase = state.phase
     n = state.num_players
     if phase is Phase.HABITAT:
@@ -128,7 +160,7 @@ def explain(state: MightyTreesState) -> str:
     if phase is Phase.REGROUP:
         have = state.hands[state.mover].bit_count()
         return (
-            f"Regroup Phase: {player_name(state.mover)} has {have} card(s) and draws until "
+            f"Regroup Phase: {player_name(state.mover)} has {plural(have, 'card')} and draws until "
             f"{COMMAND_SIZE} are in the Command ({state.draw_size} in the draw pile, each equally likely); "
             "drawing ends the turn."
         )
@@ -145,10 +177,10 @@ def explain(state: MightyTreesState) -> str:
             f"The game is over without a winner: nobody captured a habitat within max_turns = "
             f"{state.game.max_turns} turns (our interpretation; the rulebook sets no limit)."
         )
-    return _explain_battle(state)
+    return _explain_battle(state, viewer)
 
 
-def _explain_battle(state: MightyTreesState) -> str:
+def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
     """The Battle Phase: Sols left, what each affordable action costs, and why others are not allowed."""
     me = state.mover
     h = HABITATS[state.habitat]
@@ -162,12 +194,18 @@ def _explain_battle(state: MightyTreesState) -> str:
         f"{POWER_TEXT[h.power]}.",
     ]
     in_play = [c.name for c in state.trend_cards] + [
-        f"{c.name} ({r} round(s) left)" for c, _, r in state.weather
+        f"{c.name} ({plural(r, 'round')} left)" for c, _, r in state.weather
     ]
     if in_play:
         lines.append("In play (Place a Weather Card / Unleash a Disaster): " + ", ".join(in_play) + ".")
-    for card in state.hand(me):
-        lines.append(_explain_card(state, card.id))
+    if may_see_hand(viewer, me):
+        for card in state.hand(me):
+            lines.append(_explain_card(state, card.id))
+    else:
+        lines.append(
+            f"Player Commands: {player_name(me)} holds {plural(state.hands[me].bit_count(), 'card')}, face down "
+            "(only their owner sees them)."
+        )
     lo = SLOTS * me
     for s in range(SLOTS):
         card = state.under[lo + s]
@@ -189,14 +227,20 @@ def _explain_battle(state: MightyTreesState) -> str:
                 f"{sols(DISCARD_COST)}."
             )
     end_reason = state.why_not(Action(Verb.END))
-    lines.append(
-        "- 'end': "
-        + (
-            "allowed; Regroup Phase follows (draw up to 3 cards)."
-            if end_reason is None
-            else f"not yet: {end_reason}."
+    if not may_see_hand(viewer, me) and state.spent < MIN_SOLS_SPENT:
+        lines.append(  # whether the Command holds a payable card is the mover's secret
+            f"- 'end': Sol Laws (Party Game): allowed once {player_name(me)} has spent 1 Sol, or has "
+            "nothing to spend it on; Regroup Phase follows."
         )
-    )
+    else:
+        lines.append(
+            "- 'end': "
+            + (
+                "allowed; Regroup Phase follows (draw up to 3 cards)."
+                if end_reason is None
+                else f"not yet: {end_reason}."
+            )
+        )
     n = state.num_players
     full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
     last = player_name((me + (-state.turn) % n) % n)
@@ -237,6 +281,22 @@ def _explain_card(state: MightyTreesState, card: int) -> str:
     else:
         play = f"cannot be played: {reason}"
     return f"- {label}: {play}; discarding it costs {sols(DISCARD_COST)}."
+
+
+def range_fate(axis: Element, low: int, high: int, value: int) -> tuple[bool, str, str]:
+    """A tree's fate when ``axis`` becomes ``value``: (survives, measure, reason)."""
+    measure = f"{axis.value} {low}-{high}"
+    if low <= value <= high:
+        return True, measure, f"{axis.value} {value} is within its range {low}-{high}: it stands"
+    return False, measure, f"{axis.value} {value} is outside its range {low}-{high}: it dies"
+
+
+def strength_fate(kind: str, strength: int, force: int, preferred: bool) -> tuple[bool, str, str]:
+    """A tree's fate against a fire or wind ``force``: (survives, measure, reason); strength includes any bonus."""
+    measure = f"{kind} {strength}" + (f" (preferred +{PREFERRED_BONUS})" if preferred else "")
+    if strength >= force:
+        return True, measure, f"its {measure} holds against force {force}: it stands"
+    return False, measure, f"its {measure} is below force {force}: it dies"
 
 
 def deaths(dead: list[str]) -> str:

@@ -277,7 +277,7 @@ class OddsPanel(widgets.VBox):
             return
         need = odds.draws_at_regroup(state, viewer)
         self.heading.value = (
-            f"<b>Odds for P{viewer + 1}'s next Regroup</b> (holding {len(state.view_for(viewer).hand)} card(s) now, a Regroup would "
+            f"<b>Odds for P{viewer + 1}'s next Regroup</b> (holding {core.plural(len(state.view_for(viewer).hand), 'card')} now, a Regroup would "
             f"draw {need}; each card played or discarded adds one draw)."
         )
         self.body.value = odds_table_html(odds.regroup_odds(state, viewer))

@@ -31,10 +31,6 @@ from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 __all__ = ["MightyTreesPlay", "place_of", "tag_of"]
 
 SEAT_NAMES = tuple(f"P{p + 1}" for p in range(max(mt.GAME_TYPE.players)))
-PRIVATE_LINE = "- "
-"""explain() lines that start so describe the mover's own Command and slots (kept for the mover's eyes)."""
-LITTER_LOOKBACK = 80
-"""How many steps back the table looks for the litter pile's top card."""
 DECK = mt.draw_pile_cards()
 
 
@@ -176,7 +172,6 @@ class MightyTreesPlay(GameDashboard):
             revealed={p: state.hand(p) for p in range(state.num_players) if p != viewer} if teacher else {},
             names=tuple(self.seat_label(p) for p in range(state.num_players)),
             sol_note=self.sol_note(state, viewer),
-            litter_top=self.litter_top(),
             show_captured=state.game.habitats_to_win > 1,
             fresh=self.fresh_cards(state, viewer) if see_own else frozenset(),
         )
@@ -257,52 +252,46 @@ class MightyTreesPlay(GameDashboard):
                 "<th>Captured</th></tr>" + "".join(rows) + "</table>")
 
     def explanation_html(self, state) -> str:
-        """What just happened and the rule now; the lines about a Command only for its owner's eyes."""
+        """What just happened and the rule now, in the engine's words for the eyes at the screen."""
         happened = escape(state.last_event) if state.last_event else "Nothing yet: the game is about to start."
-        words = state.explain()
-        if state.phase is mt.Phase.BATTLE and not self.may_read_movers_lines(state):
-            words = "\n".join(line for line in words.splitlines() if not line.startswith(PRIVATE_LINE))
-        return panel(f"<b>Just happened:</b> {happened}{self.impact_html()}<br><b>Now:</b> "
+        words = state.explain(self.reader(state))
+        return panel(f"<b>Just happened:</b> {happened}{self.impact_html(state)}<br><b>Now:</b> "
                      + escape(words).replace("\n", "<br>"))
 
-    def impact_html(self) -> str:
-        """After a disaster or a trend: every tree that stood before, its strength or range, and whether it stands.
+    def impact_html(self, state) -> str:
+        """After a disaster or a trend: the sides it struck and each tree it reached, with the engine's verdict.
 
-        Only a before/after comparison of the public table, with the engine's own strengths
-        (``state.strength``, preferred bonus included) and the cards' ranges: the verdicts are the engine's.
+        Everything comes from the engine's report ``state.last_strike`` (sides, force or axis, each
+        tree's measure and reason); the trees on the table are public, so every viewer may read it.
         """
-        t = self.timeline
-        if t.cursor == 0:
+        strike = state.last_strike
+        if strike is None:
             return ""
-        before, after = t.states[t.cursor - 1], t.states[t.cursor]
-        action = after.history[-1]
-        if action.verb not in (mt.Verb.DISASTER, mt.Verb.TREND):
-            return ""
-        card = DECK[action.card]
-        element = card.affects if action.verb is mt.Verb.TREND else card.element
-        temperature, water = after.conditions()
+        n = state.num_players
+        struck = ", ".join(self.player_name(p) for p in strike.sides)
+        spared = [self.player_name(p) for p in range(n) if not strike.struck(p)]
+        how = (f"{strike.element.value} force {strike.force}" if strike.force is not None
+               else f"{strike.element.value} now {strike.value}")
+        head = (f"<b>{escape(strike.card.name)}</b> ({escape(how)}, {escape(strike.targets.value)} trees) struck "
+                f"<b>{escape(struck)}</b>" + (f"; not struck: {escape(', '.join(spared))}" if spared else "") + ".")
         rows = []
-        for p in range(before.num_players):
-            for place, trees_before, trees_after in (("understory", before.understory(p), after.understory(p)),
-                                                     ("canopy", before.canopy(p), after.canopy(p))):
-                for slot, tree in enumerate(trees_before):
-                    if tree is None:
-                        continue
-                    stands = trees_after[slot] is not None and trees_after[slot].id == tree.id
-                    if element.value in ("fire", "wind"):
-                        measure = f"{element.value} {before.strength(tree.id, element.value)}"
-                    elif element.value == "water":
-                        measure = f"water {tree.water_min}-{tree.water_max} (now {water})"
-                    else:
-                        measure = f"temperature {tree.temp_min}-{tree.temp_max} (now {temperature})"
-                    verdict = "stands" if stands else "<b style='color:#D55E00'>died</b>"
-                    rows.append(f"<tr><td>P{p + 1} {place} {slot + 1}</td><td>{escape(tree.name)}</td>"
-                                f"<td>{escape(measure)}</td><td>{verdict}</td></tr>")
-        if not rows:
-            return ""
-        return ("<div style='font-size:13px;margin-top:4px'><b>What it did to each tree</b> (the card, then each "
-                "tree's strength or range):<table cellpadding='2' style='border-collapse:collapse;font-size:12px'>"
-                + "".join(rows) + "</table></div>")
+        for fate in strike.trees:
+            verdict = ("stands" if fate.survived else "<b style='color:#D55E00'>died</b>")
+            rows.append(f"<tr><td>{escape(self.player_name(fate.player))} {fate.place} {fate.slot + 1}</td>"
+                        f"<td>{escape(fate.card.name)}</td><td>{verdict}</td>"
+                        f"<td style='color:#555'>{escape(fate.reason)}</td></tr>")
+        reached = {(f.player, f.place, f.slot) for f in strike.trees}
+        for p in range(n):  # the trees it did not reach, so the whole table is accounted for
+            for place, trees in (("understory", state.understory(p)), ("canopy", state.canopy(p))):
+                for slot, tree in enumerate(trees):
+                    if tree is not None and (p, place, slot) not in reached:
+                        rows.append(f"<tr><td>{escape(self.player_name(p))} {place} {slot + 1}</td>"
+                                    f"<td>{escape(tree.name)}</td><td>not struck</td><td></td></tr>")
+        table = ("<table cellpadding='2' style='border-collapse:collapse;font-size:12px'>" + "".join(rows)
+                 + "</table>") if rows else "<div>No tree stood where it struck.</div>"
+        return (f"<div class='treegames-mt-strike' style='font-size:13px;margin-top:4px'>{head} "
+                "<b>What it did to each tree</b> (its verdict, and why: the tree's strength or range):"
+                f"{table}</div>")
 
     def log_label(self, index: int) -> str:
         """Event log entries: chance steps in the engine's public words (a draw never names its card)."""
@@ -337,11 +326,13 @@ class MightyTreesPlay(GameDashboard):
             return False
         return not self.cover.update(viewer)
 
-    def may_read_movers_lines(self, state) -> bool:
-        """Whether the explanation may list the mover's Command (the mover is at the screen, uncovered)."""
+    def reader(self, state) -> int | None:
+        """Whose eyes the engine's words are for: None (every card) in the Teacher view, else the viewer,
+        or ``mt.PUBLIC`` (public cards only) while the viewer's hand is covered or belongs to a bot."""
         if self.teacher_box.value:
-            return True
-        return self.viewer(state) == state.mover and self.can_see_hand(state, state.mover)
+            return None
+        viewer = self.viewer(state)
+        return viewer if self.can_see_hand(state, viewer) else mt.PUBLIC
 
     # ------------------------------------------------------------ clicks
 
@@ -456,31 +447,6 @@ class MightyTreesPlay(GameDashboard):
             return ""
         reason = state.why_not(mt.Action(mt.Verb.END))
         return reason or ""
-
-    def litter_top(self):
-        """The card that went onto the litter pile last (face up on top), looking back along the timeline."""
-        t = self.timeline
-        index = t.cursor
-        cached = getattr(self, "_litter_cache", None)
-        if cached is not None and cached[0] is t.states[index]:
-            return cached[1]
-        top = self._find_litter_top(index)
-        self._litter_cache = (t.states[index], top)
-        return top
-
-    def _find_litter_top(self, index: int):
-        """The litter's top card at timeline step ``index`` (None if unknown or the litter is empty)."""
-        t = self.timeline
-        for i in range(index, max(0, index - LITTER_LOOKBACK), -1):
-            now, before = t.states[i], t.states[i - 1]
-            if not now.litter_cards:
-                return None
-            added = [c for c in now.litter_cards if c not in set(before.litter_cards)]
-            if added:
-                action = now.history[-1]
-                played = [c for c in added if c.id == action.card]
-                return played[0] if played else added[-1]
-        return None
 
     def fresh_cards(self, state, viewer: int) -> frozenset:
         """Cards that arrived in the viewer's Command with the last step (a draw shown as it happens)."""

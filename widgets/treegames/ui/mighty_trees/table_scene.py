@@ -86,7 +86,6 @@ class TableOptions:
     revealed: Mapping[int, tuple] = field(default_factory=dict)  # Teacher view: other players' Commands
     names: tuple[str, ...] = ()  # seat labels, e.g. ("P1 (you)", "P2 (bot)")
     sol_note: str = ""  # from the engine, e.g. why 'end' is not allowed yet
-    litter_top: object | None = None  # the card discarded last (face up on the litter), if known
     show_captured: bool = False  # the capture-2-habitats variation: show each side's captured count
     fresh: frozenset = frozenset()  # card ids just drawn into the viewer's Command (marked "new")
     hidden_note: str = ""  # on the cover when nobody may look (a bot's Command); no button
@@ -186,13 +185,13 @@ def gauge_parts(view, element: _cards.Element) -> tuple[int, list[tuple[str, int
     base = habitat.temperature if element is _cards.Element.TEMPERATURE else habitat.water
     parts: list[tuple[str, int, str]] = []
     for card in view.trends:
-        if card.affects is element:
-            parts.append((card.name, card.change, "lasting"))
+        change = mt.climate_change(card)
+        if change is not None and change[0] is element:
+            parts.append((card.name, change[1], "lasting"))
     for card, _owner, rounds in view.weather:
-        if card.kind is mt.Kind.CLOUD and card.affects is element:
-            parts.append((card.name, card.change, f"{rounds} round{'s' if rounds != 1 else ''} left"))
-        elif card.kind is mt.Kind.DISASTER and card.element is element:
-            parts.append((card.name, card.strength, f"{rounds} round{'s' if rounds != 1 else ''} left"))
+        change = mt.climate_change(card)
+        if change is not None and change[0] is element:
+            parts.append((card.name, change[1], f"{rounds} round{'s' if rounds != 1 else ''} left"))
     current = view.temperature if element is _cards.Element.TEMPERATURE else view.water
     return base, parts, current
 
@@ -266,7 +265,7 @@ def _piles(p: _Paint, view, o: TableOptions, y: float) -> float:
     p.rect(lx, y, 76, 54, fill="#FFFFFF", stroke=CARD_EDGE, tag=("litter",), layer=1)
     if ("litter",) in o.targets:
         p.rect(lx - 3, y - 3, 82, 60, stroke=TARGET, lw=3.5, layer=5)
-    top = o.litter_top if o.litter_top is not None else (view.litter[-1] if view.litter else None)
+    top = view.litter_top  # the engine's: the card discarded last, face up
     if top is None:
         p.text(lx + 38, y + 27, "empty", "italic 10px sans-serif", palette.MUTED_INK)
     else:
@@ -330,7 +329,7 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
     p.text(x + w / 2, y + 49, _fit(tree.common, w - 6, 9), "9px sans-serif", palette.MUTED_INK, layer=4)
     habitat = view.habitat
     if habitat is not None and habitat.prefers(tree):
-        p.text(x + w - 4, y + 25, "+2", "bold 9px sans-serif", palette.BLUE, align="right", layer=4)
+        p.text(x + w - 4, y + 25, f"+{_cards.PREFERRED_BONUS}", "bold 9px sans-serif", palette.BLUE, align="right", layer=4)
     now_t = view.temperature if habitat is not None else None
     now_w = view.water if habitat is not None else None
     bx, bw = (x + 16, w - 22) if big else (x + 8, w - 16)  # small cards: the colours say T (peach) and W (blue)
@@ -348,20 +347,11 @@ def _tree_face(p: _Paint, tree, x, y, w, h, view, big: bool) -> None:
                    "bold 9px sans-serif", palette.BLUISH_GREEN if fits else palette.VERMILLION, layer=4)
 
 
-def _cost(card) -> int:
-    """The printed Sol cost of a cloud, trend or disaster card (the engine's data)."""
-    if card.kind is mt.Kind.CLOUD:
-        return _cards.CLOUD_COST
-    if card.kind is mt.Kind.TREND:
-        return _cards.TREND_COST
-    return card.cost
-
-
 def _other_face(p: _Paint, card, x, y, w, h, view) -> None:
     """A cloud, trend or disaster card's face: kind banner, cost, name, effect and reach."""
     kind = card.kind
     p.rect(x + 1, y + 1, w - 2, 13, fill=KIND_INK[kind], layer=1)
-    p.text(x + 5, y + 8, f"{kind.value} · ☀{_cost(card)}", "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
+    p.text(x + 5, y + 8, f"{kind.value} · ☀{mt.printed_cost(card)}", "bold 9px sans-serif", "#FFFFFF", align="left", layer=4)
     words = card.name.split()
     half = (len(words) + 1) // 2
     p.text(x + w / 2, y + 27, _fit(" ".join(words[:half]), w - 6, 10), "bold 10px sans-serif", layer=4)

@@ -238,7 +238,8 @@ def section_of(before, action, after) -> str:
     if verb is mt.Verb.TREND:
         return "Place a Weather Card: trend"
     if verb is mt.Verb.DISASTER:
-        return "Unleash a Disaster: lingering" if DECK[action.card].linger else "Unleash a Disaster: fire and wind"
+        lingers = any(card.id == action.card for card, _owner, _rounds in after.lingering)  # the engine's say
+        return "Unleash a Disaster: lingering" if lingers else "Unleash a Disaster: fire and wind"
     return "Battle Phase"
 
 
