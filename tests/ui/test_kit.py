@@ -230,6 +230,8 @@ def test_after_a_persons_move_the_bot_answers_by_itself_at_the_chosen_speed():
         target = sorted(w.state.legal_targets()["seed"])[0]
         w.click_hex(target)
         assert w.auto_button.value and w.auto_button.description == "Pause"
+        w.click_hex(sorted(w.state.legal_targets()["seed"])[0])  # a person clicks while Pine is answering
+        assert "Pine (a bot) is playing its turn" in w.message.value and "Pause" in w.message.value
         for _ in range(200):
             await asyncio.sleep(0.01)
             if not w.auto_button.value:
@@ -305,6 +307,8 @@ def test_letter_shortcuts_press_the_buttons_and_are_shown_in_tooltips():
     for button, letter in ((w.step_button, "S"), (w.back_button, "B"), (w.forward_button, "F"),
                            (w.undo_button, "U"), (w.end_turn_button, "E"), (w.auto_button, "A")):
         assert f"({letter})" in button.tooltip
+    assert "Enter plays" in w.keys_help.value and "Esc leaves" in w.keys_help.value
+    assert w.board_view.canvas.tooltip is None, "ipycanvas' view fails to render a canvas with a tooltip"
 
 
 def test_the_position_is_described_for_a_screen_reader():

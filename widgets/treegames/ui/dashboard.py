@@ -51,6 +51,11 @@ LOG_WINDOW = 100
 
 GAME_OVER = "The game is over. Start a new game from the New game tab."
 
+KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
+             "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
+             "A Auto-play or Pause.")
+"""How to play the board by keyboard, shown under the board (ipycanvas' view breaks on a canvas tooltip)."""
+
 
 def make_bot(game_type, kind: str, seed: int):
     """The bot for a seat, seeded so a game replays exactly (None for a person)."""
@@ -232,7 +237,9 @@ class GameDashboard(widgets.VBox):
         buttons.add_class("treegames-buttons")
         auto = widgets.HBox([self.auto_button, self.speed, self.answer_box])
         auto.add_class("treegames-buttons")
-        self.left = widgets.VBox([self.board_view.canvas, self.legend],
+        self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555'>⌨ {escape(KEYS_HELP)}</div>",
+                                      layout=widgets.Layout(max_width="100%"))
+        self.left = widgets.VBox([self.board_view.canvas, self.legend, self.keys_help],
                                  layout=widgets.Layout(width=f"{width}px", max_width="100%"))
         self.left.add_class("treegames-column")
         pages = [("Event log", widgets.VBox([self.position, self.event_log])), ("New game", self.form),
