@@ -237,7 +237,7 @@ class GameDashboard(widgets.VBox):
         buttons.add_class("treegames-buttons")
         auto = widgets.HBox([self.auto_button, self.speed, self.answer_box])
         auto.add_class("treegames-buttons")
-        self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555'>⌨ {escape(KEYS_HELP)}</div>",
+        self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555;line-height:1.5'>⌨ {escape(KEYS_HELP)}</div>",
                                       layout=widgets.Layout(max_width="100%"))
         self.left = widgets.VBox([self.board_view.canvas, self.legend, self.keys_help],
                                  layout=widgets.Layout(width=f"{width}px", max_width="100%"))

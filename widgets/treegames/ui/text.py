@@ -23,7 +23,7 @@ def message_box(text_html: str, error: bool = False) -> str:
         return ""
     colour = palette.VERMILLION if error else palette.BLUE
     role = "alert" if error else "status"
-    return f"<div role='{role}' style='border-left:4px solid {colour};padding:2px 8px'>{text_html}</div>"
+    return f"<div role='{role}' style='border-left:4px solid {colour};padding:2px 8px;line-height:1.5'>{text_html}</div>"
 
 
 def panel(text_html: str) -> str:
