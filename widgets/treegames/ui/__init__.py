@@ -13,7 +13,8 @@ The kit (shared by every game)
 * :mod:`.keyboard` -- cursor movement between legal targets, shortcut keys.
 * :mod:`.safety` -- ``guarded`` callbacks: no visitor ever sees a traceback.
 * :mod:`.styles` -- offline icons, phone-sized layout (CSS); :mod:`.palette` -- colour-blind-safe colours;
-  :mod:`.text` -- counted nouns and message boxes.
+  :mod:`.text` -- counted nouns and message boxes; :mod:`.panels` -- ``Collapsible`` (no Font Awesome);
+  :mod:`.landing` -- the landing page's list of every notebook.
 
 One sub-package per game holds only that game's scenes and panels: :mod:`.aspens`
 (``scene``, ``board``, ``play``, ``walkthrough``, ``odds_view``, ``odds_panel``), and
