@@ -15,7 +15,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_foundation import scene_canvas_frame_cost  # noqa: E402
 
 import harness  # noqa: E402
 
@@ -50,7 +49,7 @@ def python_frame_ms() -> float:
         widget.bots = (widget.bots[0], widget.bots[0])
         widget.run_auto(120)
     widget.bots = (widget.bots[0], None)
-    return scene_canvas_frame_cost(widget.board_view, 200 if QUICK else 1000)[0]
+    return harness.frame_cost(widget.board_view, 200 if QUICK else 1000)[0]
 
 
 def step_number(page) -> int:

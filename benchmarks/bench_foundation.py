@@ -18,22 +18,6 @@ import harness  # noqa: E402
 QUICK = "--quick" in sys.argv
 
 
-def scene_canvas_frame_cost(view, frames: int) -> tuple[float, float]:
-    """Median ms for a SceneCanvas to compute, encode and queue one frame, and comm messages per frame.
-
-    Only the comm write itself is captured (no page is connected); scene, commands and serialising are timed.
-    """
-    from treegames.ui.canvas import capture_messages
-
-    times = []
-    with capture_messages(view.canvas) as sent:
-        for _ in range(frames):
-            t0 = time.perf_counter()
-            view.redraw()
-            times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times), len(sent) / frames
-
-
 def frame_cost() -> tuple[float, int]:
     """Median ms to compute and send one board frame, and comm messages per frame."""
     from treegames.aspens.data import Hex
@@ -41,7 +25,7 @@ def frame_cost() -> tuple[float, int]:
 
     explorer = BoardExplorer()
     explorer.click(*explorer.geo.center(Hex(0, 0)))
-    median, messages = scene_canvas_frame_cost(explorer.view, 200 if QUICK else 1000)
+    median, messages = harness.frame_cost(explorer.view, 200 if QUICK else 1000)
     return median, round(messages)
 
 

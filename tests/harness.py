@@ -232,20 +232,16 @@ def time_to_redraw(page, button: str | None = None, x: float = 0.0, y: float = 0
 def frame_cost(view, frames: int) -> tuple[float, float]:
     """Median ms for a SceneCanvas to compute, encode and queue one frame, and comm messages per frame.
 
-    Only the comm write itself is replaced (no page is connected); scene, commands and serialising are timed.
+    Only the comm write itself is captured (no page is connected); scene, commands and serialising are timed.
     """
-    manager = view.canvas._canvas_manager
-    sent = []
-    original = manager.send
-    manager.send = lambda *a, **k: sent.append(a)
+    from treegames.ui.canvas import capture_messages
+
     times = []
-    try:
+    with capture_messages(view.canvas) as sent:
         for _ in range(frames):
             t0 = time.perf_counter()
             view.redraw()
             times.append((time.perf_counter() - t0) * 1000)
-    finally:
-        manager.send = original
     return statistics.median(times), len(sent) / frames
 
 

@@ -11,6 +11,7 @@ from treegames.bosk import Phase
 from treegames.ui import safety
 from treegames.ui.bosk.play import BoskPlay
 from treegames.ui.bosk.targets import targets
+from treegames.ui.canvas import client_event
 
 
 def to_person(w: BoskPlay, limit: int = 400) -> None:
@@ -151,7 +152,7 @@ def test_nonsense_clicks_are_ignored():
     for x, y in ((-50.0, -50.0), (1e9, 1e9), (3.0, 3.0)):
         w.click(x, y)
         assert w.state is before
-    w.board_view.canvas._mouse_down_callbacks(float("nan"), 10.0)
+    client_event(w.board_view.canvas, {"event": "mouse_down", "x": float("nan"), "y": 10.0})
     assert w.state is before
 
 
