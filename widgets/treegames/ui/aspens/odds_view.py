@@ -37,6 +37,7 @@ from ...aspens.odds import (
 )
 from .. import palette, safety
 from ..canvas import SceneCanvas
+from ..panels import Answer
 from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
 from ..styles import stylesheet
 from ..text import plural
@@ -614,26 +615,3 @@ class WindExplorer(widgets.VBox):
         self.table.value = wind_table_html(chosen[0] if len(chosen) == 1 else None)
 
 
-class Answer(widgets.VBox):
-    """An exercise answer hidden behind a 'Show answer' button that toggles it."""
-
-    def __init__(self, answer_html: str, label: str = "Show answer"):
-        self.label = label
-        self.button = widgets.Button(description=label, layout=widgets.Layout(width="140px"))
-        self.body = widgets.HTML(
-            f"<div style='font-size:14px;line-height:1.6;border-left:4px solid {palette.BLUISH_GREEN};"
-            f"padding:2px 10px;margin:2px 0 6px'>{answer_html}</div>", layout=widgets.Layout(display="none"))
-        safety.on_click(self.button, self.toggle)
-        super().__init__([self.button, self.body])
-        self.add_class("treegames-answer")
-
-    @property
-    def is_open(self) -> bool:
-        """True while the answer is showing."""
-        return self.body.layout.display != "none"
-
-    def toggle(self) -> None:
-        """Show the answer if hidden, hide it if shown."""
-        opening = not self.is_open
-        self.body.layout.display = None if opening else "none"
-        self.button.description = "Hide answer" if opening else self.label

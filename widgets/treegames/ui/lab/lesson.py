@@ -18,13 +18,9 @@ from ... import lab
 from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stats
 from .. import palette, safety, styles
 from ..canvas import SceneCanvas
+from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD, p_is, p_text
-
-try:  # the lessons' shared "answer behind a button" (the kit moves the Aspens lesson views into ui/aspens/)
-    from ..aspens.odds_view import Answer
-except ImportError:  # pragma: no cover - before the kit's move
-    from ..odds_view import Answer
 
 __all__ = [
     "Answer",

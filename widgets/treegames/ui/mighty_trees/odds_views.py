@@ -23,6 +23,7 @@ from ... import mighty_trees as mt
 from ...mighty_trees import odds
 from .. import palette
 from ..canvas import SceneCanvas
+from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
 
 __all__ = [
@@ -348,31 +349,6 @@ class DrawSimulator(widgets.VBox):
         got = n - self.counts.get(0, 0)
         self.status.value = (f"Simulated Regroups: <b>{n}</b>; at least one in <b>{got}</b> of them "
                              f"(<b>{got / n:.1%}</b>). Exact: <b>{exact_text(exact)}</b>.")
-
-
-class Answer(widgets.VBox):
-    """An exercise answer behind a 'Show answer' button."""
-
-    def __init__(self, answer_html: str, label: str = "Show answer"):
-        self.label = label
-        self.button = widgets.Button(description=label, layout=widgets.Layout(width="140px"))
-        self.body = widgets.HTML(f"<div style='font-size:14px;line-height:1.6;border-left:4px solid "
-                                 f"{palette.BLUISH_GREEN};padding:2px 10px'>{answer_html}</div>",
-                                 layout=widgets.Layout(display="none"))
-        self.button.on_click(lambda _b: self.toggle())
-        super().__init__([self.button, self.body])
-        self.add_class("treegames-answer")
-
-    @property
-    def is_open(self) -> bool:
-        """True while the answer shows."""
-        return self.body.layout.display != "none"
-
-    def toggle(self) -> None:
-        """Show or hide the answer."""
-        opening = not self.is_open
-        self.body.layout.display = None if opening else "none"
-        self.button.description = "Hide answer" if opening else self.label
 
 
 # ---------------------------------------------------------------- lesson positions (seeded games by the engine's bots)
