@@ -17,7 +17,7 @@ from traitlets.config import Config
 from voila.app import Voila
 
 from .limits import LIMITS
-from .settings import POOL_SIZES, voila_config
+from .settings import POOL_SIZES, use_template_root, voila_config
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -88,6 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     for item in options.pool:
         name, _, size = item.partition("=")
         pools[name] = int(size)
+    use_template_root()
     config = Config(voila_config(preheat=not options.no_preheat, pool_sizes=pools))
     voila_argv = [options.notebooks, "--no-browser", f"--port={options.port}", f"--Voila.ip={options.host}", *rest]
     ClassroomVoila.launch_instance(argv=voila_argv, config=config)

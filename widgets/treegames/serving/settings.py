@@ -30,13 +30,28 @@ Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/READ
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from .limits import LIMITS
 
 CONNECTION_CLASS = "treegames.serving.connection.GuardedKernelConnection"
 IDENTITY_CLASS = "treegames.serving.identity.XsrfCookieIdentityProvider"
 KERNEL_MANAGER_CLASS = "treegames.serving.kernels.BoundedKernelManager"
+
+TEMPLATE = "treegames"
+"""The class server's page template: Voila's lab template with no stylesheet from a public CDN."""
+
+TEMPLATE_ROOT = Path(__file__).resolve().parent / "jupyter"
+"""A Jupyter data directory holding ``voila/templates/treegames``."""
+
+
+def use_template_root() -> None:
+    """Put TEMPLATE_ROOT on JUPYTER_PATH (where Voila looks for templates) for this process."""
+    paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(TEMPLATE_ROOT) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_ROOT), *paths])
 
 POOL_SIZES = {"aspens/play.ipynb": 2}
 """Preheated kernels per notebook beyond the default of one (the pages a class opens first)."""
@@ -77,7 +92,7 @@ def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
         "Voila": {"kernel_websocket_connection_class": CONNECTION_CLASS,
                   "identity_provider_class": IDENTITY_CLASS,
                   "tornado_settings": tornado_settings()},
-        "VoilaConfiguration": {"show_tracebacks": False, "preheat_kernel": preheat,
+        "VoilaConfiguration": {"show_tracebacks": False, "preheat_kernel": preheat, "template": TEMPLATE,
                                "default_pool_size": DEFAULT_POOL_SIZE,
                                "multi_kernel_manager_class": KERNEL_MANAGER_CLASS},
         "VoilaKernelManager": {"kernel_pools_config": pools},
