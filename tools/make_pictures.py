@@ -13,9 +13,11 @@ import random
 import sys
 from pathlib import Path
 
-from treegames import aspens, core
+from treegames import aspens, bosk, core
+from treegames import mighty_trees as mt
 from treegames.ui import palette
 from treegames.ui.aspens.scene import HexGeometry, board_scene, dice_scene, game_scene
+from treegames.ui.bosk.scene import park_scene
 from treegames.ui.scene import Scene
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +61,26 @@ def mid_game(seed: int = 1, steps: int = 260):
     return next(s for s in states[steps:] if s.wind is not None and s.phase == aspens.Phase.PLANT)
 
 
+def bosk_autumn(seed: int = 3) -> bosk.BoskState:
+    """A seeded 3-player Bosk game by greedy bots in its autumn, leaves and squirrels on the park."""
+    game = bosk.new_game(players=3)
+    bots = [bosk.GreedyBot(random.Random(seed * 7 + 1 + p)) for p in range(3)]
+    states = core.play(game, bots, random.Random(seed), keep=True)
+    autumn = [s for s in states if s.phase == bosk.Phase.FALLING_LEAVES]
+    return autumn[len(autumn) * 3 // 4] if autumn else states[-1]
+
+
+def mighty_trees_table(seed: int = 2) -> Scene:
+    """A seeded 3-player Mighty Trees table part-way through, as the first player sees it."""
+    from treegames.ui.mighty_trees.table_scene import table_scene
+
+    game = mt.new_game(players=3)
+    bots = [mt.GreedyBot(random.Random(seed * 7 + 1 + p)) for p in range(3)]
+    states = core.play(game, bots, random.Random(seed), keep=True)
+    battles = [s for s in states if s.current_player == 0 and len(s.legal_actions()) > 1]
+    return table_scene(battles[len(battles) * 2 // 3].view_for(0))
+
+
 def pictures() -> dict[str, Scene]:
     """Every README picture by file stem."""
     geo = HexGeometry()
@@ -67,6 +89,8 @@ def pictures() -> dict[str, Scene]:
         "aspens-board": board_scene(aspens.make_board(2), geo),
         "aspens-play": side_by_side(game_scene(middle, geo, show_targets=True), dice_scene(middle)),
         "aspens-finished": game_scene(finished_game(), geo, show_targets=False),
+        "bosk-park": park_scene(bosk_autumn()),
+        "mighty-trees-table": mighty_trees_table(),
     }
 
 
