@@ -70,9 +70,16 @@ def draw_scene(canvas: Canvas, scene: Scene) -> None:
 
 
 def _style(canvas: Canvas, pen: dict, name: str, value) -> None:
-    """Set one canvas style (fill_style, font, ...) unless this frame already set it to ``value``."""
+    """Queue one canvas style (fill_style, font, ...) unless this frame already set it to ``value``.
+
+    The 'set' command is queued directly, as ipycanvas' own ``__setattr__`` would queue it, but without
+    the trait machinery (validation and change notification cost a third of a busy frame); the Python-side
+    trait is not updated, and nothing reads it: every frame sets each style it uses.
+    """
     if pen.get(name, _UNSET) != value:
-        setattr(canvas, name, value)
+        if name == "line_width":
+            value = float(value)
+        canvas._canvas_manager.send_command(canvas, [COMMANDS["set"], [Canvas.ATTRS[name], value]])
         pen[name] = value
 
 
