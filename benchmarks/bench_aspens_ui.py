@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -71,15 +70,7 @@ def browser_figures() -> dict:
     try:
         with sync_playwright() as p:
             browser = harness.launch_chromium(p)
-            harness.open_dashboard(browser.new_page(viewport=harness.VIEWPORT), server, PATH)  # warm-up
-            for _ in range(3 if QUICK else 6):
-                context = browser.new_context(viewport=harness.VIEWPORT)
-                page = context.new_page()
-                t0 = time.perf_counter()
-                page.goto(f"{server.base}/voila/render/{PATH}")
-                harness.wait_for_drawing(page, timeout=60)
-                out["loads"].append(time.perf_counter() - t0)
-                context.close()
+            out["loads"] = harness.load_times(browser, server, PATH, 3 if QUICK else 6)
             page = browser.new_page(viewport={"width": 1280, "height": 1150})
             harness.open_dashboard(page, server, PATH)
             # time Step -> redraw as before: the person presses Step for each bot move (no answering by itself)

@@ -304,6 +304,21 @@ def open_dashboard(page, server: Server, path: str, prefix: str = "/voila/render
     return wait_until_stable(page)
 
 
+def load_times(browser, server: Server, path: str, runs: int) -> list[float]:
+    """Seconds from navigation to a drawn first canvas, each in a fresh browser context, after one warm-up."""
+    open_dashboard(browser.new_page(viewport=VIEWPORT), server, path)  # warm-up
+    times = []
+    for _ in range(runs):
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        t0 = time.perf_counter()
+        page.goto(f"{server.base}/voila/render/{path}")
+        wait_for_drawing(page, timeout=60)
+        times.append(time.perf_counter() - t0)
+        context.close()
+    return times
+
+
 @contextlib.contextmanager
 def loaded_dashboard(browser, server: Server, path: str, viewport: dict | None = None):
     """A fresh page with a dashboard loaded and drawn: yields (page, first canvas stats, page errors)."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+import math
+from fractions import Fraction
 
 from . import palette
 
@@ -43,3 +45,17 @@ def value_label(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).replace("-", " ").replace("_", " ")
+
+
+def fraction_text(value: Fraction) -> str:
+    """A fraction in lowest terms as plain text: '0', '1', '2/3'."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def percent_text(value: Fraction, decimals: int = 1) -> str:
+    """An exact fraction as a percent rounded half-up to ``decimals`` places: 1/6 -> '16.7%'."""
+    scale = 10**decimals
+    tenths = math.floor(Fraction(value) * 100 * scale + Fraction(1, 2))
+    whole, part = divmod(tenths, scale)
+    return f"{whole}.{part:0{decimals}d}%" if decimals else f"{whole}%"

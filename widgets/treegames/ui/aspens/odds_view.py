@@ -40,7 +40,7 @@ from ..canvas import SceneCanvas
 from ..panels import Answer
 from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
 from ..styles import stylesheet
-from ..text import plural
+from ..text import fraction_text, percent_text, plural
 
 __all__ = [
     "SIMULATED_COLOUR",
@@ -81,20 +81,6 @@ SIXTH = Fraction(1, 6)
 
 
 # ---------------------------------------------------------------- numbers and words
-
-
-def fraction_text(value: Fraction) -> str:
-    """A fraction in lowest terms as plain text: '0', '1', '2/3'."""
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def percent_text(value: Fraction, decimals: int = 1) -> str:
-    """An exact fraction as a percent rounded half-up to ``decimals`` places: 1/6 -> '16.7%'."""
-    scale = 10**decimals
-    tenths = math.floor(Fraction(value) * 100 * scale + Fraction(1, 2))
-    whole, part = divmod(tenths, scale)
-    return f"{whole}.{part:0{decimals}d}%" if decimals else f"{whole}%"
 
 
 def decimal_text(value: Fraction, places: int = 3) -> str:

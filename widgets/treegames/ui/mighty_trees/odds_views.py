@@ -9,7 +9,6 @@ or, for a player's point of view, from that player's unknown cards.
 from __future__ import annotations
 
 import html
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -25,6 +24,7 @@ from .. import palette
 from ..canvas import SceneCanvas
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
+from ..text import fraction_text, percent_text
 
 __all__ = [
     "fraction_text",
@@ -48,20 +48,6 @@ GRID = "#DDDDDD"
 
 
 # ---------------------------------------------------------------- numbers as words
-
-
-def fraction_text(value: Fraction) -> str:
-    """'3/7', '0' or '1'."""
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def percent_text(value: Fraction, decimals: int = 1) -> str:
-    """An exact fraction as a percent rounded half-up: 1/6 -> '16.7%'."""
-    scale = 10**decimals
-    tenths = math.floor(Fraction(value) * 100 * scale + Fraction(1, 2))
-    whole, part = divmod(tenths, scale)
-    return f"{whole}.{part:0{decimals}d}%" if decimals else f"{whole}%"
 
 
 def exact_text(value: Fraction) -> str:
