@@ -4,25 +4,10 @@ from __future__ import annotations
 
 import random
 
+from mt_positions import do, start
+
 from treegames import core
 from treegames.mighty_trees import GreedyBot, new_game
-
-
-def start(hands, habitat="Piedmont Oak-Hickory Forest", first=1):
-    """A 2-player game after the habitat, the scripted deal (hands[p] = 3 card names) and the first player."""
-    state = new_game(len(hands)).new_initial_state()
-    state = state.apply(f"habitat {habitat}")
-    for i in range(3):
-        for hand in hands:
-            state = state.apply(f"draw {hand[i]}")
-    return state.apply(f"first P{first}")
-
-
-def do(state, *texts):
-    """Apply actions written in notation."""
-    for text in texts:
-        state = state.apply(text)
-    return state
 
 
 def test_greedy_bot_places_a_cloud_to_plant_a_tree_that_needs_it():

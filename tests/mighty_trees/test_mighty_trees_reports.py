@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from mt_positions import do, start
 
 from treegames import core
 from treegames import mighty_trees as mt
@@ -28,21 +29,8 @@ NAMES = sorted((c.name for c in mt.draw_pile_cards()), key=len, reverse=True)
 NAME_RE = re.compile("|".join(re.escape(n) for n in NAMES))
 
 
-def start(hands, habitat=PIEDMONT, first=1, **options):
-    """A game after the habitat, the scripted deal (hands[p] = 3 card names) and the first player."""
-    state = mt.new_game(len(hands), **options).new_initial_state()
-    state = state.apply(f"habitat {habitat}")
-    for i in range(3):
-        for hand in hands:
-            state = state.apply(f"draw {hand[i]}")
-    return state.apply(f"first P{first}")
 
 
-def do(state, *texts):
-    """Apply actions written in notation, one after another."""
-    for text in texts:
-        state = state.apply(text)
-    return state
 
 
 def named(text: str) -> set[str]:

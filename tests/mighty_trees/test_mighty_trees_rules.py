@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from mt_positions import do, start
 
 from treegames import core
 from treegames.core import CHANCE, TERMINAL, IllegalAction
@@ -22,22 +23,8 @@ from treegames.mighty_trees import Phase, new_game
 PIEDMONT = "Piedmont Oak-Hickory Forest"
 
 
-def start(hands, habitat=PIEDMONT, first=1, **options):
-    """A game after the habitat, the scripted deal (hands[p] = 3 card names) and the first player."""
-    game = new_game(len(hands), **options)
-    state = game.new_initial_state()
-    state = state.apply(state.parse_action(f"habitat {habitat}"))
-    for i in range(3):
-        for hand in hands:
-            state = state.apply(state.parse_action(f"draw {hand[i]}"))
-    return state.apply(state.parse_action(f"first P{first}"))
 
 
-def do(state, *texts):
-    """Apply actions written in notation, one after another."""
-    for text in texts:
-        state = state.apply(state.parse_action(text))
-    return state
 
 
 def refused(state, text, *words):

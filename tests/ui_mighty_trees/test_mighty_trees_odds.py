@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mt_positions import play_until
 
 from treegames import core
 from treegames import mighty_trees as mt
@@ -17,19 +18,6 @@ from treegames.mighty_trees import odds
 DECK = mt.draw_pile_cards()
 
 
-def play_until(seed: int, players: int, stop, limit: int = 3000, tries: int = 60):
-    """Random (seeded) play until ``stop(state)``, trying seeds seed, seed+1, ... (card data may change)."""
-    for attempt in range(seed, seed + tries):
-        rng = random.Random(attempt)
-        bot = core.RandomBot(rng)
-        state = mt.new_game(players).new_initial_state()
-        for _ in range(limit):
-            if stop(state):
-                return state
-            if state.is_terminal():
-                break
-            state = state.apply(state.sample_chance(rng) if state.current_player == core.CHANCE else bot.choose(state))
-    raise AssertionError("position not reached")
 
 
 def first_battle(seed: int = 3, players: int = 3):

@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mt_positions import play_until
 
 from treegames import core
 from treegames import mighty_trees as mt
@@ -21,21 +22,6 @@ from treegames.ui.mighty_trees.clicks import (
     viewer_for,
 )
 from treegames.ui.scene import Circles, Polygons
-
-
-def play_until(seed: int, players: int, stop, limit: int = 3000, tries: int = 60):
-    """Random (seeded) play until ``stop(state)``, trying seeds seed, seed+1, ... (card data may change)."""
-    for attempt in range(seed, seed + tries):
-        rng = random.Random(attempt)
-        bot = core.RandomBot(rng)
-        state = mt.new_game(players).new_initial_state()
-        for _ in range(limit):
-            if stop(state):
-                return state
-            if state.is_terminal():
-                break
-            state = state.apply(state.sample_chance(rng) if state.current_player == core.CHANCE else bot.choose(state))
-    raise AssertionError("position not reached")
 
 
 def battle(seed=3, players=3, turn=1):
