@@ -16,7 +16,7 @@ HOST ?= 127.0.0.1
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve serve-env test lint bench venv chromium hub-proxy pictures clean
+.PHONY: serve serve-env test lint bench venv chromium postgres hub-proxy pictures clean
 
 venv: $(STAMP)
 
@@ -46,6 +46,17 @@ chromium:
 		exit 1; \
 	fi
 
+# The shared-table store's PostgreSQL tests start a real server (initdb/pg_ctl in a temporary folder).
+postgres:
+	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || command -v pg_ctl >/dev/null; then \
+		echo "PostgreSQL: $$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | tail -1)"; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's postgresql for the store tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+		echo "The PostgreSQL store tests need Debian's postgresql (sudo apt-get install postgresql)"; exit 1; \
+	fi
+
 hub-proxy: $(CHP)
 
 $(CHP):
@@ -68,10 +79,10 @@ serve: serve-env
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks
 
-test: venv chromium hub-proxy lint
+test: venv chromium postgres hub-proxy lint
 	$(BIN)/python -m pytest tests notebooks --nbval-lax -p no:cacheprovider
 
-bench: venv chromium
+bench: venv chromium postgres
 	@set -e; for script in benchmarks/bench_*.py; do \
 		echo "== $$script"; $(BIN)/python $$script; done
 
