@@ -91,11 +91,11 @@ PLAYERS = (2, 3, 4, 5, 6, 7, 8)
 """# of Players: 2 to 6, "more can play": we allow 7 and 8 (the 72-card deck deals 24 and leaves 48)."""
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", PLAYERS, 2,
-           "How many players: the rule sheet says 2 to 6 and that more can play (longer waits); we allow 7 and 8."),
+    Option("players", PLAYERS, 2, f"How many players. {words.SEATS}"),
     Option("max_turns", range(0, MAX_TURNS_LIMIT + 1), 0,
-           f"Our interpretation: after this many turns in all, a game nobody has won is a draw; "
-           f"0 (the default) means {TURNS_PER_PLAYER} turns per player."),
+           f"Our departure (the rule sheet sets no limit and has no draws): after this many turns in all, a "
+           f"game nobody has won is a draw, so every game ends; 0 (the default) means {TURNS_PER_PLAYER} turns "
+           f"per player."),
     Option("habitats_to_win", (1, 2), 1, "Game Variations: capture 1 habitat, or 2, to win."),
     Option("without_quercus_marilandica", (False, True), False,
            "Game Variations: play without the Quercus marilandica card (71 cards)."),
@@ -104,9 +104,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("two_sided_disasters", (False, True), False,
            "Game Variations: a disaster strikes only your side and one other side you choose."),
     Option("capture_at_round_end", (False, True), False,
-           "Our variant for fairness (not the rule sheet): capture waits until the round ends, so every player "
-           "has had as many turns; the default False is the printed rule (Capturing a Habitat): the first "
-           "player to grow a second canopy tree captures the habitat at once."),
+           f"No (the default) follows the printed rule. {words.CAPTURE_AT_ONCE} Yes plays "
+           f"{words.CAPTURE_AT_ROUND_END}"),
 )
 """The option schema (GAME_TYPE.options): every named option, its allowed values, default and meaning."""
 

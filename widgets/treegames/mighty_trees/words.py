@@ -35,8 +35,31 @@ if TYPE_CHECKING:
     from .engine import MightyTreesState
 
 __all__ = [
+    "CAPTURE_AT_ONCE", "CAPTURE_AT_ROUND_END", "SEATS",
     "describe", "explain", "capture_rule", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand",
 ]
+
+
+CAPTURE_AT_ONCE = (
+    "Capturing a Habitat (the rule sheet; the default): the first player to have 2 canopy trees captures "
+    "the habitat. The action that grows your second canopy tree captures it at once, and capturing 1 "
+    "habitat wins the game, before anyone else moves."
+)
+"""The printed capture rule, in our words (used by explain, the walkthrough, the tour and the New game form)."""
+
+CAPTURE_AT_ROUND_END = (
+    "capture_at_round_end (our variant for fairness; it departs from the rule sheet's text): capture waits "
+    "until the round ends, so every player has had as many turns. A rival can still knock a canopy tree "
+    "down, or grow their own second one; if several players hold 2 canopy trees then, the one with the "
+    "most trees captures, and if still tied, the one earliest in the round."
+)
+"""Our round-end variant, in the same words wherever it is shown."""
+
+SEATS = (
+    "The rule sheet: 2 to 6 players, and more can play, with longer waits between turns. We allow 7 and 8: "
+    "the 72-card deck deals 24 cards and leaves 48 to draw (measured with benchmarks/bench_mighty_trees_balance.py)."
+)
+"""What the players option allows and why (the New game form and the docstring)."""
 
 
 def may_see_hand(viewer: int | None, player: int) -> bool:
