@@ -814,3 +814,56 @@ def test_regroup_draws_nothing_when_draw_and_litter_are_empty():
     dry.draw, dry.litter = (), 0
     after = do(dry, "end")
     assert after.current_player == 1 and len(after.hand(0)) == 2
+
+
+# ----------------------------------------------------------------------- Departures in one place (issue 18)
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space."""
+    return " ".join(text.split())
+
+
+def test_the_docstring_keeps_silent_designs_and_departures_in_two_lists_in_the_engines_words():
+    import treegames.mighty_trees as mt
+
+    doc = flat(mt.__doc__)
+    silent_at = doc.index("Where the rule sheet is silent")
+    depart_at = doc.index("Where we depart from the rule sheet's text")
+    assert silent_at < depart_at
+    for text in mt.words.SILENT.values():
+        assert silent_at < doc.index(flat(text)) < depart_at, text[:40]
+    for text in mt.words.DEPARTURES.values():
+        assert doc.index(flat(text)) > depart_at, text[:40]
+
+
+def test_every_departure_is_a_named_option_or_says_why_there_is_none():
+    from treegames.mighty_trees import OPTIONS, words
+
+    names = {o.name for o in OPTIONS}
+    for key, text in words.DEPARTURES.items():
+        assert key in names or "No option" in text, key
+
+
+def test_the_capture_option_says_the_default_is_the_printed_rule_and_the_variant_departs():
+    from treegames.mighty_trees import OPTIONS
+
+    option = next(o for o in OPTIONS if o.name == "capture_at_round_end")
+    assert option.default is False and option.values == (False, True)
+    assert "printed rule" in option.meaning and "at once" in option.meaning
+    assert "our variant for fairness" in option.meaning and "departs from the rule sheet" in option.meaning
+
+
+def test_seven_and_eight_players_are_dealt_and_play_to_the_end():
+    import random
+
+    for players in (7, 8):
+        game = new_game(players)
+        rng = random.Random(players)
+        state = do(game.new_initial_state(), f"habitat {PIEDMONT}")
+        while state.phase is Phase.DEAL:
+            state = state.apply(state.sample_chance(rng))
+        assert [len(state.hand(p)) for p in range(players)] == [3] * players
+        assert state.draw_size == 72 - 3 * players and state.phase is Phase.FIRST_PLAYER
+        final = core.play(game, [core.RandomBot(rng) for _ in range(players)], rng)
+        assert final.is_terminal() and final.cards_in_play() == 72

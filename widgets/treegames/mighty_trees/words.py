@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .engine import MightyTreesState
 
 __all__ = [
-    "CAPTURE_AT_ONCE", "CAPTURE_AT_ROUND_END", "SEATS",
+    "CAPTURE_AT_ONCE", "CAPTURE_AT_ROUND_END", "SEATS", "SILENT", "DEPARTURES",
     "describe", "explain", "capture_rule", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand",
 ]
 
@@ -60,6 +60,81 @@ SEATS = (
     "the 72-card deck deals 24 cards and leaves 48 to draw (measured with benchmarks/bench_mighty_trees_balance.py)."
 )
 """What the players option allows and why (the New game form and the docstring)."""
+
+
+SILENT: dict[str, str] = {
+    "cards": (
+        "The rule sheet points to a Guidebook and to cards we do not have. Our 50 tree cards are real trees of "
+        "the south-eastern United States: a tree's temperature range is its USDA hardiness zones and its colour "
+        "its water preference. The Sol costs and the sun, shade, fire and wind strengths, and every cloud, "
+        "trend, disaster and habitat card, are our own design (cards/*.csv)."
+    ),
+    "selection": (
+        "'Select 1 habitat card' and 'Select 1st Player' do not say how: both are drawn at random (chance), "
+        "and turns then go round in seat order."
+    ),
+    "combat": (
+        "The rule sheet says when combat may happen, not how it is decided. Ours: the attacker's sun strength "
+        f"against the defender's shade strength, each +{PREFERRED_BONUS} if the habitat prefers that species; "
+        "the higher wins and the loser goes to the litter; a tie leaves both standing. Combat is part of "
+        "planting and costs no extra Sol."
+    ),
+    "conditions": (
+        "The habitat's conditions now are its card's temperature and water plus every trend, cloud and "
+        "lingering disaster in play, kept within 1-9; a tree is planted only if both lie inside its ranges."
+    ),
+    "cloud": (
+        "A cloud changes water or temperature until the start of its player's next turn (our duration; "
+        "clouds never kill trees)."
+    ),
+    "trend": (
+        "A trend stays beside the habitat for as long as that habitat is in play, and at once every tree whose "
+        "range on the trend's axis (water or temperature) no longer holds the new value dies (our reading of a "
+        "lasting climate change)."
+    ),
+    "linger": (
+        "Water and temperature disasters linger: the card stays in play, its change in force, for the rounds "
+        "printed on it (the 'Ignore lingering' variation turns this off). Only trees whose range on that axis "
+        "no longer holds die, and a card leaving play kills nothing."
+    ),
+    "strike": (
+        "A fire or wind disaster has a force (its strength plus the habitat's fire or wind modifier); each tree "
+        "struck whose fire or wind strength is lower dies."
+    ),
+    "powers": (
+        "Each habitat has one power, a 1-Sol discount: rich soil (growing, never below 2 Sols), or fire "
+        "season, hurricane coast, floodplain, high elevation (disasters of that element, never below 1 Sol)."
+    ),
+    "sols": "Unspent Sols are lost at the end of the Battle Phase (the rule sheet gives 3 a turn, no savings).",
+    "empty piles": "If the draw pile and the litter pile are both empty, the Regroup Phase draws nothing.",
+    "two habitats": (
+        "Capture 2 Habitats (a Game Variation) does not say what follows a capture. Ours: the capturer's turn "
+        "ends (Regroup), the habitat is cleared (trees, weather and trends to the litter), a new habitat is "
+        "drawn and the next player begins; if the 10 habitats run out, the game is a draw."
+    ),
+    "seats": SEATS,
+}
+"""Where the rule sheet is silent: our designs, by topic (the package docstring and the walkthrough list these)."""
+
+DEPARTURES: dict[str, str] = {
+    "capture_at_round_end": (
+        f"{CAPTURE_AT_ROUND_END} Off by default. Why someone would propose it: under the printed rule the "
+        "first seat can reach the canopy and win before the later seats have had as many turns; the variant "
+        "evens the turns. benchmarks/bench_mighty_trees_balance.py measures both rules side by side."
+    ),
+    "max_turns": (
+        "The rule sheet sets no turn limit and has no draws. max_turns (0, the default, means 30 turns per "
+        "player) ends a game nobody has won as a draw, so every game, tournament and lesson ends. The text "
+        "cannot be the default: bots' games would not be sure to end (RandomBot games reach 30 turns per "
+        "player about 70% of the time); the largest value, 100000, comes closest."
+    ),
+    "no Sol to spend": (
+        "Sol Laws: at least 1 Sol must be spent each turn. A player with nothing at all to spend it on (an "
+        "empty Command and no trees, possible only when both piles are empty) may end with 0 spent. No "
+        "option: the printed rule would leave that player without any legal move."
+    ),
+}
+"""Where we depart from the rule sheet's text: each by its named option (or why there is none) and its reason."""
 
 
 def may_see_hand(viewer: int | None, player: int) -> bool:

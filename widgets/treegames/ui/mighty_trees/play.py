@@ -69,7 +69,7 @@ def tag_of(place: str) -> tuple | None:
 
 
 class MightyTreesPlay(GameDashboard):
-    """A whole game of Mighty Trees for 2-6 seats, each a person or a bot."""
+    """A whole game of Mighty Trees for 2-8 seats (the rule sheet: 2-6, more can play), each a person or a bot."""
 
     game_module = mt
     seat_names = SEAT_NAMES
