@@ -28,7 +28,7 @@ from .clicks import ClickPlanner, CoverKeeper, Outcome, viewer_for
 from .odds_views import OddsPanel
 from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 
-__all__ = ["MightyTreesPlay", "place_of", "tag_of"]
+__all__ = ["MightyTreesPlay", "place_of", "tag_of", "rules_note_html"]
 
 SEAT_NAMES = tuple(f"P{p + 1}" for p in range(max(mt.GAME_TYPE.players)))
 DECK = mt.draw_pile_cards()
@@ -66,6 +66,18 @@ def tag_of(place: str) -> tuple | None:
         return ("hand", mt.card_by_name(place).id)
     except KeyError:
         return None
+
+
+def rules_note_html() -> str:
+    """Under the New game form: what the capture rule and the seat count mean, in the engine's words."""
+    words = mt.words
+    items = (
+        ("Capture at round end: no (the default, the printed rule)", words.CAPTURE_AT_ONCE),
+        ("Capture at round end: yes", words.CAPTURE_AT_ROUND_END),
+        ("Players", words.SEATS),
+    )
+    rows = "".join(f"<li><b>{escape(name)}.</b> {escape(text)}</li>" for name, text in items)
+    return f"<ul style='font-size:13px;line-height:1.5;max-width:640px;padding-left:18px;margin:6px 0'>{rows}</ul>"
 
 
 class MightyTreesPlay(GameDashboard):
@@ -110,6 +122,9 @@ class MightyTreesPlay(GameDashboard):
         self.save_note.value += (
             "<div style='font-size:13px;color:#9A3A00'>The saved file lists every card drawn, the hidden "
             "Commands included: download it when the game is over, or keep it for the teacher.</div>")
+        self.rules_note = widgets.HTML(rules_note_html())
+        self.rules_note.add_class("treegames-mt-rules-note")
+        self.form.children = (*self.form.children, self.rules_note)
         self.add_class("treegames-mighty-trees-play")
 
     # ------------------------------------------------------------ the kit's hooks
