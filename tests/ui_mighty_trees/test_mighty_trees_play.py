@@ -304,9 +304,11 @@ def test_the_new_game_form_says_what_the_capture_rule_and_the_seat_count_mean():
     assert "at once" in note and "printed rule" in note and "our variant for fairness" in note
     assert "more can play" in note and "7 and 8" in note
     assert "capture_at_round_end" in w.form.option_boxes
+    assert len(w.form.seat_boxes) == 8  # two seats given: the form still offers every seat, the rest bots
     w.form.option_boxes["capture_at_round_end"].value = True
+    w.form.option_boxes["players"].value = 7
     w.form.start_button.click()
-    assert w.state.game.capture_at_round_end is True
+    assert w.state.game.capture_at_round_end is True and w.state.num_players == 7 and len(w.seats) == 7
 
 
 def test_the_page_says_a_second_canopy_tree_captured_at_once():

@@ -68,6 +68,21 @@ def tag_of(place: str) -> tuple | None:
         return None
 
 
+TALL_FROM = 5
+"""From 5 players on, the table is taller than a screen: it keeps its full width and the page scrolls."""
+
+TALL_TABLE_CSS = ".treegames-mt-tall .treegames-board-canvas{max-height:none!important}"
+"""The kit fits a board's height to the screen; shrunk that far, a 5-8 seat table would be too small to read."""
+
+
+def full_seats(seats: tuple | None) -> tuple | None:
+    """Seats for every possible player (the given ones, then bots), so the New game form offers all 8."""
+    if seats is None:
+        return None
+    more = max(mt.GAME_TYPE.players) - len(seats)
+    return tuple(seats) + (next(iter(mt.GAME_TYPE.bots)),) * max(0, more)
+
+
 def rules_note_html() -> str:
     """Under the New game form: what the capture rule and the seat count mean, in the engine's words."""
     words = mt.words
@@ -112,7 +127,7 @@ class MightyTreesPlay(GameDashboard):
                                             layout=widgets.Layout(width="auto"))
         self.actions_note = widgets.HTML()
         self.odds_panel = OddsPanel()
-        super().__init__(seed=seed, seats=seats, options=options, answer=answer)
+        super().__init__(seed=seed, seats=full_seats(seats), options=options, answer=answer)
         report = self.report_failure
         safety.observe(self.teacher_box, lambda _v: self.refresh(), report=report)
         safety.on_click(self.show_hand_button, lambda: self.play_at("cover"), report=report)
@@ -122,6 +137,9 @@ class MightyTreesPlay(GameDashboard):
         self.save_note.value += (
             "<div style='font-size:13px;color:#9A3A00'>The saved file lists every card drawn, the hidden "
             "Commands included: download it when the game is over, or keep it for the teacher.</div>")
+        tall = widgets.HTML(f"<style>{TALL_TABLE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+        self.children = (*self.children, tall)
+        self._mark_tall()
         self.rules_note = widgets.HTML(rules_note_html())
         self.rules_note.add_class("treegames-mt-rules-note")
         self.form.children = (*self.form.children, self.rules_note)
@@ -140,7 +158,15 @@ class MightyTreesPlay(GameDashboard):
         seats_now = tuple(seats or self._default_seats())[: self.players]
         self.cover = CoverKeeper(tuple(p for p, kind in enumerate(seats_now) if kind == "human"))
         super().new_game(seed=seed, seats=seats, **options)
+        self._mark_tall()
         self._answer()  # the deal and any bots before the first person play on by themselves
+
+    def _mark_tall(self) -> None:
+        """A table of TALL_FROM or more sides keeps its 400 px width and scrolls, instead of shrinking."""
+        if self.players >= TALL_FROM:
+            self.add_class("treegames-mt-tall")
+        else:
+            self.remove_class("treegames-mt-tall")
 
     def side_widgets(self) -> list:
         """The Teacher view toggle, the hand-cover button and the attack preview."""
