@@ -13,6 +13,7 @@ from treegames.ui.canvas import client_event
 from treegames.ui.mighty_trees.clicks import source_of, targets_of
 from treegames.ui.mighty_trees.play import MightyTreesPlay, place_of, tag_of
 from treegames.ui.scene import Polygons
+from treegames.ui.text import escape
 
 PERSON = "human"
 
@@ -303,6 +304,8 @@ def test_the_new_game_form_says_what_the_capture_rule_and_the_seat_count_mean():
     note = w.rules_note.value
     assert "at once" in note and "printed rule" in note and "our variant for fairness" in note
     assert "more can play" in note and "7 and 8" in note
+    for text in mt.words.DEPARTURES.values():  # every departure, in the engine's words
+        assert escape(text) in note
     assert "capture_at_round_end" in w.form.option_boxes
     assert len(w.form.seat_boxes) == 8  # two seats given: the form still offers every seat, the rest bots
     w.form.option_boxes["capture_at_round_end"].value = True

@@ -84,15 +84,16 @@ def full_seats(seats: tuple | None) -> tuple | None:
 
 
 def rules_note_html() -> str:
-    """Under the New game form: what the capture rule and the seat count mean, in the engine's words."""
+    """Under the New game form: the printed capture rule, every departure and the seat count, in the engine's words."""
     words = mt.words
-    items = (
-        ("Capture at round end: no (the default, the printed rule)", words.CAPTURE_AT_ONCE),
-        ("Capture at round end: yes", words.CAPTURE_AT_ROUND_END),
-        ("Players", words.SEATS),
-    )
+    labels = {"capture_at_round_end": "Capture at round end: yes", "max_turns": "Max turns"}
+    items = [("Capture at round end: no (the default, the printed rule)", words.CAPTURE_AT_ONCE)]
+    items += [(labels.get(key, key[:1].upper() + key[1:]), text) for key, text in words.DEPARTURES.items()]
+    items.append(("Players", words.SEATS))
     rows = "".join(f"<li><b>{escape(name)}.</b> {escape(text)}</li>" for name, text in items)
-    return f"<ul style='font-size:13px;line-height:1.5;max-width:640px;padding-left:18px;margin:6px 0'>{rows}</ul>"
+    return ("<div style='font-size:13px;line-height:1.5;max-width:640px;margin:6px 0'><b>What the choices mean</b> "
+            "(where we depart from the rule sheet's text, it is said here)<ul style='padding-left:18px;margin:2px 0'>"
+            f"{rows}</ul></div>")
 
 
 class MightyTreesPlay(GameDashboard):
