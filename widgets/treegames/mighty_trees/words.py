@@ -34,7 +34,32 @@ from .data import (
 if TYPE_CHECKING:
     from .engine import MightyTreesState
 
-__all__ = ["describe", "explain", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand"]
+__all__ = [
+    "CAPTURE_AT_ONCE", "CAPTURE_AT_ROUND_END", "SEATS",
+    "describe", "explain", "capture_rule", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand",
+]
+
+
+CAPTURE_AT_ONCE = (
+    "Capturing a Habitat (the rule sheet; the default): the first player to have 2 canopy trees captures "
+    "the habitat. The action that grows your second canopy tree captures it at once, and capturing 1 "
+    "habitat wins the game, before anyone else moves."
+)
+"""The printed capture rule, in our words (used by explain, the walkthrough, the tour and the New game form)."""
+
+CAPTURE_AT_ROUND_END = (
+    "capture_at_round_end (our variant for fairness; it departs from the rule sheet's text): capture waits "
+    "until the round ends, so every player has had as many turns. A rival can still knock a canopy tree "
+    "down, or grow their own second one; if several players hold 2 canopy trees then, the one with the "
+    "most trees captures, and if still tied, the one earliest in the round."
+)
+"""Our round-end variant, in the same words wherever it is shown."""
+
+SEATS = (
+    "The rule sheet: 2 to 6 players, and more can play, with longer waits between turns. We allow 7 and 8: "
+    "the 72-card deck deals 24 cards and leaves 48 to draw (measured with benchmarks/bench_mighty_trees_balance.py)."
+)
+"""What the players option allows and why (the New game form and the docstring)."""
 
 
 def may_see_hand(viewer: int | None, player: int) -> bool:
@@ -71,7 +96,8 @@ def describe(state: MightyTreesState, action: Action, viewer: int | None = None)
     if verb is Verb.GROW:
         card = state.under[SLOTS * state.mover + action.slot] if 0 <= action.slot < SLOTS else -1
         name = DECK[card].name if card >= 0 else "the tree"
-        text = f"Grow {name} from understory slot {action.slot + 1} into the canopy{cost}."
+        effect = _grow_effect(state) if card >= 0 else ""
+        text = f"Grow {name} from understory slot {action.slot + 1} into the canopy{effect}{cost}."
     elif verb is Verb.DISCARD and action.place != "hand":
         text = f"Remove your tree in {action.place} slot {action.slot + 1} to the litter{cost}."
     elif verb is Verb.DISCARD:
@@ -167,9 +193,14 @@ def explain(state: MightyTreesState, viewer: int | None = None) -> str:
     if phase is Phase.GAME_OVER:
         if state.winner >= 0:
             need = state.game.habitats_to_win
+            how = (
+                "2 canopy trees standing when a round ended: our variant capture_at_round_end"
+                if state.game.capture_at_round_end
+                else "the first to have 2 canopy trees: Capturing a Habitat"
+            )
             return (
                 f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
-                "(2 canopy trees: Capturing a Habitat) and wins the game."
+                f"({how}) and wins the game."
             )
         if state.turn <= state.game.max_turns:
             return "The game is over without a winner: the 10 habitat cards ran out (our interpretation)."
@@ -241,15 +272,7 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
                 else f"not yet: {end_reason}."
             )
         )
-    n = state.num_players
-    full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
-    last = player_name((me + (-state.turn) % n) % n)
-    lines.append(
-        "Capturing a Habitat (our interpretation): at the end of each round, after "
-        f"{last}'s turn, a player with 2 canopy trees captures the habitat (most trees, then the "
-        "earliest in the round, if several). "
-        + (f"Holding 2 canopy trees now: {', '.join(full)}." if full else "Nobody holds 2 canopy trees now.")
-    )
+    lines.append(capture_rule(state))
     targets = [player_name(p) for p in range(state.num_players) if p != me and state.tree_count(p) >= 2]
     lines.append(
         "Initiate Tree Combat: only a tree being planted may attack, only an understory tree of a "
@@ -257,6 +280,39 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
         + (f"Attackable now: {', '.join(targets)}." if targets else "Nobody can be attacked now.")
     )
     return "\n".join(lines)
+
+
+def capture_rule(state: MightyTreesState) -> str:
+    """The capture rule in force (the printed rule, or our round-end variant) and who is close to it now."""
+    n, me = state.num_players, state.mover
+    if not state.game.capture_at_round_end:
+        one = [player_name(p) for p in range(n) if sum(c is not None for c in state.canopy(p)) == 1]
+        return (
+            "Capturing a Habitat: the first player to have 2 canopy trees captures the habitat at once, "
+            "the moment the second one grows. "
+            + (f"One canopy tree now: {', '.join(one)}." if one else "Nobody has a canopy tree yet.")
+        )
+    full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
+    last = player_name((me + (-state.turn) % n) % n)
+    return (
+        "Capturing a Habitat, our variant capture_at_round_end (the rule sheet captures at once): at the "
+        f"end of each round, after {last}'s turn, a player with 2 canopy trees captures the habitat "
+        "(most trees, then the earliest in the round, if several). "
+        + (f"Holding 2 canopy trees now: {', '.join(full)}." if full else "Nobody holds 2 canopy trees now.")
+    )
+
+
+def _grow_effect(state: MightyTreesState) -> str:
+    """What growing does to the capture: a second canopy tree captures (at once, or at the round's end)."""
+    lo = SLOTS * state.mover
+    if sum(c >= 0 for c in state.canopy_slots[lo : lo + SLOTS]) != SLOTS - 1:
+        return ""
+    if state.game.capture_at_round_end:
+        return (
+            "; a second canopy tree: if both stand when the round ends, you capture the habitat "
+            "(our variant capture_at_round_end)"
+        )
+    return "; your second canopy tree: you capture the habitat at once (Capturing a Habitat)"
 
 
 def _explain_card(state: MightyTreesState, card: int) -> str:
