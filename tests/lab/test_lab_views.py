@@ -184,12 +184,12 @@ def test_interval_ladder_and_binomial_explorer():
 
 
 def test_fair_share_for_more_players():
-    spec = TournamentSpec("bosk", ("random",) * 4, games=8)
+    spec = TournamentSpec("bosk", ("random",) * 4, games=8, rotate=False)
     res = Results(spec, play_games(spec, 0, 8))
     wins, single = res.first_mover_decisive()
     assert single == 8 and wins == sum(r.winners == (r.first,) for r in res.records)
     text = findings_html(res)
-    assert "fair share would be 25%" in text
+    assert "a fair share</i> (25%)" in text
     assert p_is(binomial_test(wins, 8, Fraction(1, 4))) in text
     assert p_is(0.00001) == "p < 0.0001" and p_is(0.02148) == "p = 0.0215" and p_text(0.5) == "0.5000"
 
@@ -225,6 +225,9 @@ def test_every_callback_is_guarded():
     assert safety.unguarded_callbacks(TournamentLab(games=10)) == []
     assert safety.unguarded_callbacks(IntervalLadder("bosk", now=(10,), later=(20,))) == []
     assert safety.unguarded_callbacks(BinomialExplorer()) == []
+    from treegames.ui.lab.lesson import RuleComparison
+
+    assert safety.unguarded_callbacks(RuleComparison(games=4, more=4, workers=1)) == []
 
 
 def test_a_failing_callback_shows_the_friendly_sentence(monkeypatch):
