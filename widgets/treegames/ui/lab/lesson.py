@@ -435,6 +435,7 @@ class RuleComparison(widgets.VBox):
         self.progress.add_class("treegames-lab-progress")
         self.status = widgets.HTML()
         self.table = widgets.HTML()
+        self.table.add_class("treegames-lab-rule-table")
         super().__init__([styles.stylesheet(), self.canvas.canvas, self.table,
                           widgets.HBox([self.button, self.progress], layout=widgets.Layout(flex_flow="row wrap")),
                           self.status])
