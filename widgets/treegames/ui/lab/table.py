@@ -102,9 +102,15 @@ def first_mover_text(test: FirstMoverTest, results: Results) -> str:
         return (f"The same bot sits in every seat, so moving first is the only difference between the seats: it "
                 f"won {stats.share(test.wins, test.trials).text()} of the {test.trials} games with a single winner; "
                 f"the exact binomial test of <i>a fair share</i> ({fair}) gives {p_is(test.p_value)}.")
-    why_pairs = ("Both games of a pair share the chance seed, so the same seat moves first in both while the bots "
-                 "swap; a pair split one game each could be the stronger bot winning twice, so only pairs that "
-                 "went the same seat's way in both games say anything about moving first")
+    if len(set(results.spec.bots)) == 1:
+        why_pairs = ("Both games of a pair share the chance seed, so the same seat moves first in both: they are not "
+                     "two independent games (two identical bots may even play the same game twice), so the lab "
+                     "counts pairs, and only pairs that went the same seat's way in both games say anything about "
+                     "moving first")
+    else:
+        why_pairs = ("Both games of a pair share the chance seed, so the same seat moves first in both while the "
+                     "bots swap; a pair split one game each could be the stronger bot winning twice, so only pairs "
+                     "that went the same seat's way in both games say anything about moving first")
     if test.design is Design.PAIRS:
         if not test.trials:
             return (f"{why_pairs}, and none of the {test.even} pairs did: every pair was split, so these games "
