@@ -220,7 +220,7 @@ def test_rule_comparison_counts_independent_tournaments_per_rule_and_adds_more()
     assert view.spec(False, 12, 0).seed != view.spec(True, 12, 0).seed, "each rule from its own seeds"
     (w1, n1, _), (w2, n2, _) = expected.values()
     assert view.comparison() == stats.two_proportion_test(w1, n1, w2, n2)
-    assert "two-proportion test" in view.table.value and "printed rule" in view.table.value
+    assert "two-proportion test" in view.sentence.value and "printed rule" in view.table.value
     view.play(10, wait=True)
     assert [c[2] for c in view.counts.values()] == [22, 22] and view.progress.value == 20
     assert not view.button.disabled

@@ -431,14 +431,15 @@ class RuleComparison(widgets.VBox):
                                          f"Play {more} more games under each rule in the background",
                                          layout=widgets.Layout(width="200px"))
         safety.on_click(self.button, lambda: self.play(more), report=self.report_failure)
-        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="180px"))
+        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="150px"))
         self.progress.add_class("treegames-lab-progress")
         self.status = widgets.HTML()
-        self.table = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.table.add_class("treegames-lab-rule-table")
-        super().__init__([styles.stylesheet(), self.canvas.canvas, self.table,
+        self.sentence = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        super().__init__([styles.stylesheet(), self.canvas.canvas, self.table, self.sentence,
                           widgets.HBox([self.button, self.progress], layout=widgets.Layout(flex_flow="row wrap")),
-                          self.status])
+                          self.status], layout=widgets.Layout(max_width="100%"))
         self.play(games, wait=True)
 
     def report_failure(self, text: str) -> None:
@@ -520,7 +521,8 @@ class RuleComparison(widgets.VBox):
                      p_text(stats.binomial_test(wins, decided))]
             parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in cells) + "</tr>")
         parts.append("</table></div>")
-        self.table.value = "".join(parts) + note(comparison_sentence(self.rules, self.comparison())).value
+        self.table.value = "".join(parts)
+        self.sentence.value = note(comparison_sentence(self.rules, self.comparison())).value
         self.status.value = f"<span>Played in {seconds:.1f} s.</span>"
 
 
