@@ -113,6 +113,7 @@ def test_ties_table_counts_three_ways():
     text = ties_table_html(Tally("first mover", wins=520, ties=46, losses=434))
     assert "520 of 1000" in text and "520 of 954" in text and "520 + 46/2 of 1000" in text
     assert "54.3%" in text  # (520 + 23) / 1000 = 54.3%
+    assert "three possible results" in text and "not independent coin tosses" not in text
 
 
 def test_the_widget_runs_a_first_tournament_and_draws_it():

@@ -294,7 +294,9 @@ def ties_table_html(tally: Tally) -> str:
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
-    return "".join(parts) + "</table></div>"
+    parts.append(f"</table><div style='font-size:12px;color:{palette.MUTED_INK}'>No p-value for a tie as half a "
+                 f"win: {half_win_reason()}.</div>")
+    return "".join(parts) + "</div>"
 
 
 def first_mover_html(results: Results) -> str:
