@@ -71,6 +71,23 @@ LAYOUT_CSS = """
 .treegames-message{min-height:24px}
 .treegames-dashboard .widget-tab,.treegames-dashboard .lm-TabBar{max-width:100%}
 .treegames-dashboard .widget-select select{max-width:100%}
+.treegames-skip{position:absolute;left:-10000px;top:0;z-index:1000;background:#FFFFFF;color:#005A8C;padding:6px 10px;
+  border:2px solid #005A8C;font-weight:bold}
+.treegames-skip:focus{left:8px}
+.treegames-board-anchor{margin:2px 0!important;font-size:13px!important}
+.treegames-board-anchor:focus{outline:3px solid #005A8C}
+.treegames-board-words{overflow-x:auto}
+.treegames-board-table{border-collapse:collapse;font-size:12px;margin:4px 0 8px}
+.treegames-board-table caption{text-align:left;font-weight:bold;padding:2px 0}
+.treegames-board-table th,.treegames-board-table td{border:1px solid #BBBBBB;padding:2px 4px;vertical-align:top}
+.treegames-board-table th{background:#F4F7FB}
+.treegames-move-box input{min-width:0}
+:focus-visible{outline:3px solid #005A8C!important;outline-offset:2px!important}
+canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
+.jupyter-widgets .jupyter-button:focus-visible,.jupyter-widgets input:focus-visible,.jupyter-widgets select:focus-visible,
+.jupyter-widgets .lm-TabBar-tab:focus-visible{outline:3px solid #005A8C!important;outline-offset:1px!important}
+@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:0.01ms!important;
+  animation-iteration-count:1!important;transition-duration:0.01ms!important;scroll-behavior:auto!important}}
 @media (max-width:600px){
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
