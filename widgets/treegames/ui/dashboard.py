@@ -232,8 +232,10 @@ class GameDashboard(widgets.VBox):
         self.undo_button = icon_button("Undo", "undo", tooltip="Take back the last move, not a die roll or draw (U)")
         self.end_turn_button = icon_button("End turn", "end-turn", tooltip="End your turn (E)")
         self.auto_button = icon_toggle("Auto-play", "play", tooltip="Keep playing until a person must move (A)")
-        self.speed = widgets.IntSlider(value=speed, min=1, max=30, description="steps/s",
-                                       layout=widgets.Layout(width="230px", max_width="100%"))
+        # a labelled number box, not a slider: ipywidgets' slider handle has no accessible name (axe: serious)
+        self.speed = widgets.BoundedIntText(value=speed, min=1, max=30, description="steps/s",
+                                            tooltip="Auto-play speed: steps per second (1-30)",
+                                            layout=widgets.Layout(width="150px", max_width="100%"))
         self.answer_box = widgets.Checkbox(value=answer, description="Bots answer by themselves", indent=False,
                                            layout=widgets.Layout(width="auto"))
         for button, fn in ((self.step_button, self.step), (self.back_button, self.back),
@@ -252,7 +254,9 @@ class GameDashboard(widgets.VBox):
         self.announcer = access.Announcer()
         self.words = self.announcer.widget
         self.legend = widgets.HTML(self.legend_html(), layout=widgets.Layout(max_width="100%"))
-        self.event_log = widgets.Select(options=[], rows=10, layout=widgets.Layout(width="100%"))
+        self.event_log = widgets.Select(options=[], rows=10, description="Event log",
+                                        layout=widgets.Layout(width="100%"))
+        self.event_log.add_class("treegames-label-sr-only")  # the tab names it on screen; the label names it for AT
         safety.observe(self.event_log, self._on_log, report=report)
         self.position = widgets.HTML()
 

@@ -82,6 +82,15 @@ LAYOUT_CSS = """
 .treegames-board-table th,.treegames-board-table td{border:1px solid #BBBBBB;padding:2px 4px;vertical-align:top}
 .treegames-board-table th{background:#F4F7FB}
 .treegames-move-box input{min-width:0}
+.treegames-label-sr-only .widget-label{position:absolute!important;width:1px!important;height:1px!important;
+  overflow:hidden!important;clip:rect(0 0 0 0)!important;white-space:nowrap!important}
+.jupyter-widgets .lm-TabBar-tab,.jupyter-widgets .lm-TabBar-tab .lm-TabBar-tabLabel{color:#333333!important}
+.jupyter-widgets .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel{color:#000000!important}
+.jp-RenderedHTMLCommon a,.jp-RenderedHTMLCommon a:link,.jp-RenderedHTMLCommon a:visited,.widget-html-content a{text-decoration:underline!important}
+.jupyter-button.mod-info,.jupyter-button.mod-primary{background-color:#005A8C!important;color:#FFFFFF!important}
+.jupyter-button.mod-success{background-color:#1E6B2E!important;color:#FFFFFF!important}
+.jupyter-button.mod-warning{background-color:#8A5300!important;color:#FFFFFF!important}
+.jupyter-button.mod-danger{background-color:#B03A00!important;color:#FFFFFF!important}
 :focus-visible{outline:3px solid #005A8C!important;outline-offset:2px!important}
 canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 .jupyter-widgets .jupyter-button:focus-visible,.jupyter-widgets input:focus-visible,.jupyter-widgets select:focus-visible,
