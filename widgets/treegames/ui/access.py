@@ -16,6 +16,7 @@ Nothing here knows a game's rules: the words are the engine's; this module only 
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -54,6 +55,18 @@ def notation_of(text: str) -> str:
     return text.split(SEPARATOR, 1)[0].strip()
 
 
+ENTER_WAIT = 0.5
+"""Seconds to wait after Enter for the box's text, when it does not come (it had already arrived)."""
+
+
+def _running_loop():
+    """The asyncio loop running this callback (a Jupyter kernel's), or None outside one (plain tests)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class MoveBox(widgets.VBox):
     """A labelled text box with the legal moves now as its searchable list; Enter or 'Play move' plays it.
 
@@ -64,15 +77,18 @@ class MoveBox(widgets.VBox):
     def __init__(self, on_move: Callable[[str], bool], report: Callable[[str], object] | None = None):
         self.on_move = on_move
         self.box = widgets.Combobox(options=[], value="", placeholder="type a move, or ↓ for the list",
-                                    description="Your move", ensure_option=False, continuous_update=True,
+                                    description="Your move", ensure_option=False, continuous_update=False,
                                     layout=widgets.Layout(width="100%", max_width="560px"))
         self.box.add_class("treegames-move-box")
         self.play_button = widgets.Button(description="Play move", tooltip="Play the move in the box (Enter)",
                                           layout=widgets.Layout(width="auto"))
         self.count = widgets.HTML()
+        self._armed = False
         with warnings.catch_warnings():  # ipywidgets' only 'Enter pressed' signal is marked deprecated
             warnings.simplefilter("ignore", DeprecationWarning)
-            self.box.on_submit(safety.guarded(lambda _box: self.submit(), report=report))
+            self.box.on_submit(safety.guarded(lambda _box: self._entered(), report=report))
+        safety.observe(self.box, self._value_came, report=report)
+        self.report = report
         safety.on_click(self.play_button, self.submit, report=report)
         row = widgets.HBox([self.box, self.play_button])
         row.add_class("treegames-wrap")
@@ -90,6 +106,27 @@ class MoveBox(widgets.VBox):
             text = note or "No move to type now."
         self.count.value = f"<div style='font-size:12px;color:#444'>{escape(text)}</div>"
         self.play_button.disabled = not choices
+
+    def _entered(self) -> None:
+        """Enter was pressed.  The page sends 'Enter' before the box's text, so wait for the text to arrive
+        (``_value_came``), or play what the box holds if no new text comes (it was already here)."""
+        self._armed = True
+        loop = _running_loop()
+        if loop is None:
+            self._fire()
+        else:
+            loop.call_later(ENTER_WAIT, safety.guarded(self._fire, report=self.report))
+
+    def _value_came(self, _value) -> None:
+        """The box's text arrived from the page: if Enter was pressed, play it now."""
+        if self._armed:
+            self._fire()
+
+    def _fire(self) -> None:
+        """Play the box's text once for one press of Enter."""
+        if self._armed:
+            self._armed = False
+            self.submit()
 
     def submit(self) -> bool:
         """Play what the box holds (Enter or the button); clear the box if it was played."""
