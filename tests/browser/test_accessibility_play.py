@@ -83,15 +83,18 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
         assert page.evaluate("() => document.activeElement.tagName") == "CANVAS"
         assert board.count() == 1, "the board canvas has a role and a name"
 
-        # every control shows a visible focus outline as Tab reaches it
-        seen = []
+        # Esc leaves the board (Tab there moves the board's cursor); every control shows a focus outline
+        page.keyboard.press("Escape")
+        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Step'", timeout=20_000)
+        seen = [page.evaluate(OUTLINE_JS)]
         for _ in range(25):
             page.keyboard.press("Tab")
             found = page.evaluate(OUTLINE_JS)
             if found["tag"] in ("BUTTON", "INPUT", "SELECT", "CANVAS", "A", "LI"):
                 seen.append(found)
                 assert found["style"] != "none" and found["width"] >= 2, found
-        assert len(seen) >= 8, seen
+        assert all(f["style"] != "none" and f["width"] >= 2 for f in seen), seen
+        assert len({(f["tag"], f["text"]) for f in seen}) >= 8, seen
 
         # faster bots, by keyboard
         speed = page.get_by_label("steps/s")
@@ -232,3 +235,40 @@ def test_bosk_season_and_a_mighty_trees_game_from_the_move_list_alone(browser, v
             assert any(s > 0 for s in state.scores()), "summer scored the trails"
         harness.screenshot(page, f"a11y-{module_name}-keyboard")
         assert errors == []
+
+
+LESSONS = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
+                 if re.search(r"show answer|Answer\(", p.read_text(), re.IGNORECASE))
+"""Lesson pages with questions behind 'Show answer' buttons (found on disk)."""
+
+FOCUSED_LABEL_JS = "() => (document.activeElement.textContent || '').trim()"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LESSONS)
+def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter(browser, voila, path):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{voila.base}/voila/render/{path}", timeout=120_000)
+        page.get_by_role("button", name="Show answer").first.wait_for(timeout=120_000)
+        buttons = page.get_by_role("button", name="Show answer")
+        total = buttons.count()
+        if page.locator("canvas").count():
+            harness.wait_for_drawing(page, min_inked=500, timeout=90)
+        page.locator("body").focus()
+        opened = 0
+        for _ in range(400):  # Tab through the page; Enter on each Show answer reached
+            page.keyboard.press("Tab")
+            if page.evaluate(FOCUSED_LABEL_JS) == "Show answer":
+                page.keyboard.press("Enter")
+                page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Hide answer'",
+                                       timeout=20_000)
+                opened += 1
+                if opened == total:
+                    break
+        assert total >= 1 and opened == total, f"{path}: opened {opened} of {total} answers by keyboard"
+        assert page.get_by_role("button", name="Hide answer").count() == total
+    finally:
+        context.close()

@@ -238,6 +238,7 @@ class SceneCanvas:
             return fn(key, bool(shift_key))
 
         self.canvas.on_key_down(guarded(pressed, report=self.report))
+        self.canvas.add_class("treegames-keys")  # the page keeps only canvases that take keys in the Tab order
 
     def focus(self) -> None:
         """Ask the page to give the canvas keyboard focus."""
