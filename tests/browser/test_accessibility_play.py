@@ -122,7 +122,10 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
             box.focus()
             page.keyboard.type(move)
             page.keyboard.press("Enter")
-            wait_change(page, before)
+            try:
+                wait_change(page, before)
+            except Exception as err:
+                raise AssertionError(f"{move!r}: {page.locator('.treegames-message').inner_text()}") from err
             played += 1
             if played == 1:
                 log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")

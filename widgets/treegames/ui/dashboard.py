@@ -610,6 +610,7 @@ class GameDashboard(widgets.VBox):
         for part in self.parts:  # the board first: it is what a visitor waits for
             part(s)
         self._say("")
+        self.announcer.announce((self.timeline.cursor, id(s)), self.position_words(s))  # last: all else is ready
 
     def _redraw_board(self, _state) -> None:
         """The board picture."""
@@ -620,7 +621,6 @@ class GameDashboard(widgets.VBox):
         self.title.value = self.title_html(state)
         self.scores.value = self.scores_html(state)
         self.explanation.value = self.explanation_html(state)
-        self.announcer.announce((self.timeline.cursor, id(state)), self.position_words(state))
 
     def result_words(self, state) -> str:
         """'Aspen wins' or 'Aspen and Pine share the victory'."""
