@@ -91,7 +91,7 @@ def browser_figures() -> dict:
             page.get_by_role("tab", name="Event log").click()
             for _ in range(8 if QUICK else 20):
                 out["steps"].append(harness.time_to_redraw(page, "Step"))
-            readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator(".widget-readout")
+            readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator("input")
             readout.click()
             page.keyboard.press("Control+A")
             page.keyboard.type("20")

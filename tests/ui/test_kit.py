@@ -308,7 +308,9 @@ def test_letter_shortcuts_press_the_buttons_and_are_shown_in_tooltips():
                            (w.undo_button, "U"), (w.end_turn_button, "E"), (w.auto_button, "A")):
         assert f"({letter})" in button.tooltip
     assert "Enter plays" in w.keys_help.value and "Esc leaves" in w.keys_help.value
-    assert w.board_view.canvas.tooltip is None, "ipycanvas' view fails to render a canvas with a tooltip"
+    canvas = w.board_view.canvas
+    assert canvas.description == "", "an empty description lets ipywidgets write the tooltip as the title"
+    assert "board in words" in canvas.tooltip, "the canvas' accessible name points to the tables"
 
 
 def test_the_position_is_described_for_a_screen_reader():

@@ -204,3 +204,37 @@ def picture(state: AspensState) -> str:
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+# -- the board in words, for people who cannot see the picture (issue 21) -------------
+
+
+def cell_words(state: AspensState, cell) -> str:
+    """One hex in words: 'water', 'empty', 'Aspen, 2 trees', with what the mover may do there now."""
+    geo = state._geo
+    b = geo.bit[cell]
+    if (geo.water >> b) & 1:
+        return "water"
+    owner = state.owner(cell)
+    what = "empty" if owner is None else f"{PLAYER_NAMES[owner]}, {plural(state.height(cell), 'tree')}"
+    targets = state.legal_targets()
+    may = [kind.replace("-", " ") for kind in ("seed", "grow-up", "grow-out") if cell in targets[kind]]
+    return what + (f" (may {' or '.join(may)})" if may else "")
+
+
+def describe_board(state: AspensState) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """The hex board as one table: a row per board row (A-O from the top), a column per number (1-15).
+
+    Each table is (caption, column headings, [(row heading, one text per column)]); a column with no
+    hex in that row reads ''.  Everything on an Aspens board is public.
+    """
+    geo = state._geo
+    size = 2 * RADIUS + 1
+    rows = []
+    for r in range(-RADIUS, RADIUS + 1):
+        cells = ["" if (q, r) not in geo.bit else cell_words(state, (q, r)) for q in range(-RADIUS, RADIUS + 1)]
+        if any(cells):
+            rows.append((cell_name((-RADIUS, r))[0], cells))
+    caption = (f"The board: Aspen owns {plural(state.scores()[0], 'space')}, Pine {plural(state.scores()[1], 'space')}; "
+               "rows A to O from the top, columns 1 to 15 (each row sits half a hex right of the one above)")
+    return [(caption, [str(c) for c in range(1, size + 1)], rows)]

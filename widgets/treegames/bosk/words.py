@@ -304,3 +304,47 @@ def decision_sentence(state: BoskState) -> str:
 def _tile_value(state: BoskState, value: int) -> str:
     """A turn-order value for a sentence: '3', or 'squirrel, value 1'."""
     return f"squirrel, value {value}" if value == state.game.squirrel_tile_value else str(value)
+
+
+# -- the park in words, for people who cannot see the picture (issue 21) -------------
+
+
+def square_words(state: BoskState, row: int, col: int) -> str:
+    """One terrain square in words: its region, its leaf pile (top leaf first) and any squirrel."""
+    park = state.game.park
+    region = park.region_names[park.terrain[park.square(row, col)]]
+    pile = state.pile(row, col)
+    parts = [region]
+    if pile:
+        parts.append(f"{len(pile)} {'leaf' if len(pile) == 1 else 'leaves'}, top {_name(state, pile[-1])}")
+    for player, square in enumerate(state.squirrel_squares()):
+        if square == (row, col):
+            parts.append(f"{_name(state, player)}'s squirrel")
+    return "; ".join(parts)
+
+
+def intersection_words(state: BoskState, row: int, col: int) -> str:
+    """One trail intersection in words: 'empty' or 'Maple 3'."""
+    tree = state.tree_at_intersection(row, col)
+    return "empty" if tree is None else f"{_name(state, tree[0])} {tree[1]}"
+
+
+def describe_board(state: BoskState) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """The park as two tables: trees on the trail intersections, then each square's region and leaves.
+
+    Each table is (caption, column headings, [(row heading, one text per column)]), in notation:
+    intersections lower case ('c4'), squares capital ('C4').  Everything in a Bosk park is public.
+    """
+    from .data import LETTERS
+
+    size = state.game.park.size
+    inner = range(1, size)
+    trees = [(str(r + 1), [intersection_words(state, r, c) for c in inner]) for r in inner]
+    squares = [(str(r + 1), [square_words(state, r, c) for c in range(size)]) for r in range(size)]
+    wind = state.wind_direction
+    blows = f"; the wind blows {wind.value}" if wind is not None and hasattr(wind, "value") else ""
+    return [
+        (f"Trees on the trail intersections (row 1 is north, column b west){blows}",
+         [LETTERS[c].lower() for c in inner], trees),
+        ("Squares: region, leaves and squirrels", [LETTERS[c] for c in range(size)], squares),
+    ]

@@ -439,3 +439,53 @@ def deaths(dead: list[str]) -> str:
     if len(dead) == 1:
         return f"{dead[0]} dies and goes to the litter."
     return f"{', '.join(dead)} die and go to the litter."
+
+
+# -- the table in words, for people who cannot see the picture (issue 21) -------------
+
+
+def card_words(card) -> str:
+    """A card in words: a tree with its costs and ranges, or another card's name and kind."""
+    if card is None:
+        return "empty"
+    if getattr(card, "kind", None) is Kind.TREE:
+        grow = f", grows for {sols(card.grow)}" if card.grow is not None else ", never grows"
+        return (f"{card.name} ({card.common}), plants for {sols(card.plant)}{grow}; temperature "
+                f"{card.temp_min}-{card.temp_max}, water {card.water_min}-{card.water_max}; sun {card.sun}, "
+                f"shade {card.shade}, fire {card.fire}, wind {card.wind}")
+    return f"{card.name} ({card.kind.value})"
+
+
+def describe_board(state: MightyTreesState, viewer: int | None = None
+                   ) -> list[tuple[str, list[str], list[tuple[str, list[str]]]]]:
+    """The table as tables: the habitat and piles; each side's slots; the viewer's own Command.
+
+    Each table is (caption, column headings, [(row heading, one text per column)]).  Another player's
+    Command is only counted, never named, unless ``viewer`` is None (the omniscient engine).
+    """
+    n = state.game.num_players
+    t, w = state.conditions()
+    habitat = state.habitat_card
+    weather = [f"{card.name} ({card.kind.value}, {plural(left, 'round')} left)" for card, _owner, left in state.weather]
+    table = [
+        ("Habitat", [habitat.name if habitat is not None else "none (captured)"]),
+        ("Now", [f"temperature {t}, water {w}"]),
+        ("Draw pile", [plural(state.draw_size, "card")]),
+        ("Litter top", [card_words(state.litter_top) if state.litter_top is not None else "empty"]),
+        ("Trends and weather", ["; ".join([c.name for c in state.trend_cards] + weather) or "none"]),
+    ]
+    sides = []
+    for p in range(n):
+        under, canopy = state.understory(p), state.canopy(p)
+        command = len(state.hand(p))
+        sides.append((player_name(p), [card_words(under[0]), card_words(under[1]), card_words(canopy[0]),
+                                       card_words(canopy[1]), plural(command, "card")]))
+    tables = [("The habitat and the piles", ["What"], table),
+              ("Each side (understory and canopy slots, Command size)",
+               ["understory 1", "understory 2", "canopy 1", "canopy 2", "Command"], sides)]
+    for p in range(n):
+        if viewer is not None and may_see_hand(viewer, p):
+            hand = state.hand(p)
+            tables.append((f"{player_name(p)}'s Command (only you see it)", ["Card"],
+                           [(str(i + 1), [card_words(c)]) for i, c in enumerate(hand)] or [("-", ["no cards"])]))
+    return tables

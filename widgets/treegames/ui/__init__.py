@@ -15,6 +15,8 @@ The kit (shared by every game)
 * :mod:`.styles` -- offline icons, phone-sized layout (CSS); :mod:`.palette` -- colour-blind-safe colours;
   :mod:`.text` -- counted nouns and message boxes; :mod:`.panels` -- ``Collapsible`` (no Font Awesome);
   :mod:`.landing` -- the landing page's list of every notebook.
+* :mod:`.access` -- playing without seeing the board: the move box, the engine's ``describe_board`` tables,
+  one live announcement per moment, the skip link (see ``ACCESSIBILITY.md``).
 
 One sub-package per game holds only that game's scenes and panels: :mod:`.aspens`
 (``scene``, ``board``, ``play``, ``walkthrough``, ``odds_view``, ``odds_panel``), and

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import COMMANDS
 from ipywidgets import Layout
+from traitlets import Unicode
 
 from .safety import finite_point, guarded, log
 from .scene import Circles, Polygons, Scene, Segments, Texts
@@ -34,7 +35,14 @@ MAX_KEY_LENGTH = 20
 
 
 class KitCanvas(Canvas):
-    """An ipycanvas Canvas whose front-end event parser is guarded (a malformed event is ignored and logged)."""
+    """An ipycanvas Canvas whose front-end event parser is guarded (a malformed event is ignored and logged).
+
+    It also carries an (empty) ``description``: ipywidgets' view reads one before it writes a ``tooltip`` as
+    the element's title, and ipycanvas' model has none, so without it a tooltip breaks the view.  With it, the
+    tooltip becomes the canvas' accessible name.
+    """
+
+    description = Unicode("", help="Empty: lets ipywidgets write the tooltip as the canvas' title.").tag(sync=True)
 
     def _handle_frontend_event(self, _, content, buffers):
         """ipycanvas' parser, but a malformed event from a client is logged and dropped."""
@@ -230,6 +238,7 @@ class SceneCanvas:
             return fn(key, bool(shift_key))
 
         self.canvas.on_key_down(guarded(pressed, report=self.report))
+        self.canvas.add_class("treegames-keys")  # the page keeps only canvases that take keys in the Tab order
 
     def focus(self) -> None:
         """Ask the page to give the canvas keyboard focus."""

@@ -37,7 +37,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from .. import core
-from . import keyboard, palette, safety
+from . import access, keyboard, palette, safety
 from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .saving import download_link, states_from_saved, uploaded_text
@@ -100,9 +100,10 @@ class GameDashboard(widgets.VBox):
         self.board_view.on_key(self.key)
         self._build(seed, seats, options or {}, answer, speed)
         self.parts = [self._redraw_board, self._show_words, self._update_buttons, self._update_log,
-                      self._update_save, *self.extra_parts()]
+                      self._update_save, self._update_access, *self.extra_parts()]
         self.new_game(seed=seed, seats=seats, **(options or {}))
-        super().__init__([self.title, self.main_row, self.words, stylesheet()])
+        super().__init__([self.skip_link, self.title, self.main_row, self.words, stylesheet()])
+        self._link_skip()
         self.add_class("treegames-dashboard")
         self.add_class(f"treegames-{self.game_type.name}-play")
 
@@ -161,6 +162,47 @@ class GameDashboard(widgets.VBox):
         """What the colours, shapes and marks on the board mean."""
         return ""
 
+    def words_viewer(self, state):
+        """Whose eyes the board's words are for (a game with hidden cards overrides ``reader``); None: all public."""
+        reader = getattr(self, "reader", None)
+        return reader(state) if callable(reader) and self.game_type.has_hidden_information else None
+
+    def board_tables(self, state) -> list:
+        """The board in the engine's words: ``describe_board`` of the game's words module, as tables."""
+        describe = getattr(getattr(self.game_module, "words", None), "describe_board", None)
+        if describe is None:
+            return []
+        if self.game_type.has_hidden_information:
+            return describe(state, viewer=self.words_viewer(state))
+        return describe(state)
+
+    def move_choices(self, state) -> list[tuple[str, str]]:
+        """(notation, the engine's words) for every move a person may play now; [] when no person is to move."""
+        if not self.is_human_turn() or state.is_terminal():
+            return []
+        if self.game_type.has_hidden_information:
+            viewer = self.words_viewer(state)
+            if viewer not in (None, state.current_player):
+                return []  # the mover's cards are covered: listing the moves would show them
+            return [(str(a), state.describe(a, viewer)) for a in state.legal_actions()]
+        return [(str(a), state.describe(a)) for a in state.legal_actions()]
+
+    def play_typed(self, text: str) -> bool:
+        """A move typed or picked in the move box: the engine reads the notation and plays it, or says why not."""
+        s = self.state
+        if s.is_terminal():
+            self._say(GAME_OVER)
+            return False
+        if not self.is_human_turn():
+            self._say("No person is to move now: press Step (S) to go on.")
+            return False
+        try:
+            action = s.parse_action(text)
+        except core.IllegalAction as err:
+            self._say(f"Not a move: {escape(err)}", error=True)
+            return False
+        return self.play(action)
+
     def player_name(self, player: int) -> str:
         """A seat's name for people."""
         if player < len(self.seat_names):
@@ -190,8 +232,10 @@ class GameDashboard(widgets.VBox):
         self.undo_button = icon_button("Undo", "undo", tooltip="Take back the last move, not a die roll or draw (U)")
         self.end_turn_button = icon_button("End turn", "end-turn", tooltip="End your turn (E)")
         self.auto_button = icon_toggle("Auto-play", "play", tooltip="Keep playing until a person must move (A)")
-        self.speed = widgets.IntSlider(value=speed, min=1, max=30, description="steps/s",
-                                       layout=widgets.Layout(width="230px", max_width="100%"))
+        # a labelled number box, not a slider: ipywidgets' slider handle has no accessible name (axe: serious)
+        self.speed = widgets.BoundedIntText(value=speed, min=1, max=30, description="steps/s",
+                                            tooltip="Auto-play speed: steps per second (1-30)",
+                                            layout=widgets.Layout(width="150px", max_width="100%"))
         self.answer_box = widgets.Checkbox(value=answer, description="Bots answer by themselves", indent=False,
                                            layout=widgets.Layout(width="auto"))
         for button, fn in ((self.step_button, self.step), (self.back_button, self.back),
@@ -207,10 +251,12 @@ class GameDashboard(widgets.VBox):
         self.explanation = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.message = widgets.HTML(layout=widgets.Layout(width="100%", min_height="24px"))
         self.message.add_class("treegames-message")
-        self.words = widgets.HTML()
-        self.words.add_class("treegames-sr-only")
+        self.announcer = access.Announcer()
+        self.words = self.announcer.widget
         self.legend = widgets.HTML(self.legend_html(), layout=widgets.Layout(max_width="100%"))
-        self.event_log = widgets.Select(options=[], rows=10, layout=widgets.Layout(width="100%"))
+        self.event_log = widgets.Select(options=[], rows=10, description="Event log",
+                                        layout=widgets.Layout(width="100%"))
+        self.event_log.add_class("treegames-label-sr-only")  # the tab names it on screen; the label names it for AT
         safety.observe(self.event_log, self._on_log, report=report)
         self.position = widgets.HTML()
 
@@ -239,7 +285,20 @@ class GameDashboard(widgets.VBox):
         auto.add_class("treegames-buttons")
         self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555;line-height:1.5'>⌨ {escape(KEYS_HELP)}</div>",
                                       layout=widgets.Layout(max_width="100%"))
-        self.left = widgets.VBox([self.board_view.canvas, self.legend, self.keys_help],
+        self.move_box = access.MoveBox(self.play_typed, report=report)
+        self.board_words = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.board_words.add_class("treegames-board-words")
+        self.board_words.add_class("treegames-sr-only")
+        self.words_toggle = widgets.ToggleButton(description="Show the board in words", value=False,
+                                                 tooltip="Show or hide the tables a screen reader reads",
+                                                 layout=widgets.Layout(width="auto"))
+        safety.observe(self.words_toggle, self._show_board_words, report=report)
+        self.skip_link = widgets.HTML(layout=widgets.Layout(height="0px", overflow="visible"))
+        self.board_anchor = widgets.HTML()
+        self.board_view.canvas.tooltip = (f"{self.game_type.title} {self.board_label}, as a picture: the same "
+                                          "position is in the tables of 'The board in words' below")
+        self.left = widgets.VBox([self.board_anchor, self.board_view.canvas, self.move_box, self.legend, self.keys_help,
+                                  self.words_toggle, self.board_words],
                                  layout=widgets.Layout(width=f"{width}px", max_width="100%"))
         self.left.add_class("treegames-column")
         pages = [("Event log", widgets.VBox([self.position, self.event_log])), ("New game", self.form),
@@ -551,6 +610,7 @@ class GameDashboard(widgets.VBox):
         for part in self.parts:  # the board first: it is what a visitor waits for
             part(s)
         self._say("")
+        self.announcer.announce((self.timeline.cursor, id(s)), self.position_words(s))  # last: all else is ready
 
     def _redraw_board(self, _state) -> None:
         """The board picture."""
@@ -561,8 +621,6 @@ class GameDashboard(widgets.VBox):
         self.title.value = self.title_html(state)
         self.scores.value = self.scores_html(state)
         self.explanation.value = self.explanation_html(state)
-        self.words.value = (f"<div role='status' aria-live='polite' class='treegames-position-words'>"
-                            f"{escape(self.position_words(state))}</div>")
 
     def result_words(self, state) -> str:
         """'Aspen wins' or 'Aspen and Pine share the victory'."""
@@ -611,6 +669,29 @@ class GameDashboard(widgets.VBox):
         if state.is_terminal():
             return f"The game has ended and {self.result_words(state)}"
         return self.who_moves(state)
+
+    def _update_access(self, state) -> None:
+        """The move box's list of legal moves and the board's tables, for the state on screen."""
+        note = ("The game is over." if state.is_terminal() else
+                "Press Step (S) to go on." if not self.is_human_turn() else
+                "Show your cards (lift the cover) to list your moves.")
+        self.move_box.show(self.move_choices(state), note)
+        self.board_words.value = access.tables_html(self.board_tables(state)) + (
+            f"<p>{escape(self.position_words(state))}</p>")
+
+    def _show_board_words(self, shown: bool) -> None:
+        """Show the board's tables on screen too (they are always there for a screen reader)."""
+        if shown:
+            self.board_words.remove_class("treegames-sr-only")
+        else:
+            self.board_words.add_class("treegames-sr-only")
+        self.words_toggle.description = "Hide the board in words" if shown else "Show the board in words"
+
+    def _link_skip(self) -> None:
+        """The 'Skip to the board' link and its target (ids from this dashboard's widget id)."""
+        target = access.anchor_id(self)
+        self.skip_link.value = access.skip_link_html(target)
+        self.board_anchor.value = access.anchor_html(target, f"{self.game_type.title}: the {self.board_label}")
 
     def _update_buttons(self, state) -> None:
         """Enable exactly the buttons that can do something now."""

@@ -52,7 +52,7 @@ def _icon_rules() -> str:
 LAYOUT_CSS = """
 .treegames-canvas{width:auto!important;height:auto!important;max-width:100%!important;min-width:0!important;
   align-self:flex-start!important;flex:0 0 auto!important}
-.treegames-board-canvas{max-height:calc(100vh - 190px)!important}
+.treegames-board-canvas{max-height:calc(100vh - 215px)!important}
 .treegames-row{display:flex;flex-flow:row wrap!important;align-items:flex-start;gap:8px 14px;max-width:100%}
 .treegames-column{flex:0 1 auto!important;min-width:0!important;max-width:100%!important}
 .treegames-side{flex:1 1 330px!important;min-width:0!important;max-width:580px!important}
@@ -71,6 +71,32 @@ LAYOUT_CSS = """
 .treegames-message{min-height:24px}
 .treegames-dashboard .widget-tab,.treegames-dashboard .lm-TabBar{max-width:100%}
 .treegames-dashboard .widget-select select{max-width:100%}
+.treegames-skip{position:absolute;left:-10000px;top:0;z-index:1000;background:#FFFFFF;color:#005A8C;padding:6px 10px;
+  border:2px solid #005A8C;font-weight:bold}
+.treegames-skip:focus{left:8px}
+.treegames-board-anchor{margin:2px 0!important;font-size:13px!important}
+.treegames-board-anchor:focus{outline:3px solid #005A8C}
+.treegames-board-words{overflow-x:auto}
+.treegames-board-table{border-collapse:collapse;font-size:12px;margin:4px 0 8px}
+.treegames-board-table caption{text-align:left;font-weight:bold;padding:2px 0}
+.treegames-board-table th,.treegames-board-table td{border:1px solid #BBBBBB;padding:2px 4px;vertical-align:top}
+.treegames-board-table th{background:#F4F7FB}
+.treegames-move-box input{min-width:0}
+.treegames-label-sr-only .widget-label{position:absolute!important;width:1px!important;height:1px!important;
+  overflow:hidden!important;clip:rect(0 0 0 0)!important;white-space:nowrap!important}
+.jupyter-widgets .lm-TabBar-tab,.jupyter-widgets .lm-TabBar-tab .lm-TabBar-tabLabel{color:#333333!important}
+.jupyter-widgets .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel{color:#000000!important}
+.jp-RenderedHTMLCommon a,.jp-RenderedHTMLCommon a:link,.jp-RenderedHTMLCommon a:visited,.widget-html-content a{text-decoration:underline!important}
+.jupyter-button.mod-info,.jupyter-button.mod-primary{background-color:#005A8C!important;color:#FFFFFF!important}
+.jupyter-button.mod-success{background-color:#1E6B2E!important;color:#FFFFFF!important}
+.jupyter-button.mod-warning{background-color:#8A5300!important;color:#FFFFFF!important}
+.jupyter-button.mod-danger{background-color:#B03A00!important;color:#FFFFFF!important}
+:focus-visible{outline:3px solid #005A8C!important;outline-offset:2px!important}
+canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
+.jupyter-widgets .jupyter-button:focus-visible,.jupyter-widgets input:focus-visible,.jupyter-widgets select:focus-visible,
+.jupyter-widgets .lm-TabBar-tab:focus-visible{outline:3px solid #005A8C!important;outline-offset:1px!important}
+@media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:0.01ms!important;
+  animation-iteration-count:1!important;transition-duration:0.01ms!important;scroll-behavior:auto!important}}
 @media (max-width:600px){
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
