@@ -105,6 +105,11 @@ class ExperimentAuthority:
         self.clock = clock
         self.source = Source(source)
         self._pools: dict[str, _Pool] = {}
+        self._seen: dict[str, int] = {}  # code -> the latest version written through this process
+
+    def known_version(self, code: str) -> int | None:
+        """The latest version of a class written through this process (no store call), or None."""
+        return self._seen.get(str(code).strip().upper())
 
     # ------------------------------------------------------------ helpers
 
@@ -159,6 +164,7 @@ class ExperimentAuthority:
 
     def _notify(self, code: str, version: int) -> None:
         """Tell waiting projectors and students that a class changed (when the store offers notices)."""
+        self._seen[code] = max(version, self._seen.get(code, 0))
         notify = getattr(self.store, "notify", None)
         if notify is not None:
             try:
