@@ -10,6 +10,7 @@ mounts) and prints "ready" once listening.  It uses the shared tables' store whe
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from pathlib import Path
 
@@ -38,6 +39,7 @@ async def main(port: int, where: str, key: str, teacher: str) -> None:
     from treegames.experiments import ExperimentAuthority, Source
     from treegames.experiments.http import routes
 
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
     authority = ExperimentAuthority(open_any_store(where), teacher, source=Source.CLASS_KERNEL)
     app = web.Application(routes(authority, key))
     app.listen(port, address="127.0.0.1")
