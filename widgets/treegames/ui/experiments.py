@@ -724,9 +724,7 @@ class JoinBox(widgets.VBox):
         self.token = me["token"]
         self.rng = student_rng(me["pseudonym"])
         self.me = self.client.me(token=self.token)
-        kind = self.me["kind"]
-        self.actions.children = ([self.play_button] if kind == Kind.TOURNAMENT.value else
-                                 [*self.roll_buttons] + ([self.physical_row] if kind == Kind.SUN_DIE.value else []))
+        self._show_actions()
         if self.feed is not None:
             self.feed.stop()
         self.feed = Feed(self.client, me["code"], self._show)
@@ -734,10 +732,18 @@ class JoinBox(widgets.VBox):
         back = "Welcome back" if me["rejoined"] else "You joined"
         return f"{back}: you are {me['pseudonym']} in class {me['code']}."
 
+    def _show_actions(self) -> None:
+        """The buttons of the current round's experiment."""
+        kind = self.me["kind"]
+        self.actions.children = ([self.play_button] if kind == Kind.TOURNAMENT.value else
+                                 [*self.roll_buttons] + ([self.physical_row] if kind == Kind.SUN_DIE.value else []))
+
     def _show(self, snap: dict) -> None:
-        """A new class snapshot (and the student's own tally again when the round changed)."""
-        if self.me is not None and snap["round_no"] != self.me["round_no"]:
+        """A new class snapshot (and the student's own tally again when the round changed or was reset)."""
+        if self.me is not None and (snap["round_no"] != self.me["round_no"] or snap["status"] != self.me["status"]
+                                    or snap.get("n", 1) < self.me.get("n", 0)):
             self.me = self.client.me(token=self.token)
+            self._show_actions()
         self.snap = snap
         self._status()
         self.view.redraw()
