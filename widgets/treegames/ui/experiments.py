@@ -438,8 +438,10 @@ class Feed:
                 guarded(self.on_tick)()
 
     def stop(self) -> None:
-        """Stop polling (the thread ends within one period)."""
+        """Stop polling and wait for the thread to end (within one period)."""
         self.stopped.set()
+        if threading.current_thread() is not self.thread:
+            self.thread.join(self.period + 5.0)
 
 
 # ---------------------------------------------------------------- widgets
