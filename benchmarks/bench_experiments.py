@@ -9,8 +9,8 @@ client that joins, then sends one roll per batch every 1/R seconds; a projector 
 the students were told was accepted (must be equal), projector updates and the longest gap between
 two of them (target <= 1 s throughout), the time from sending a roll to the projector's first
 snapshot that holds it (p50, p95; aim p95 <= 1 s), and the rolls per second achieved.
-Bounded: at most 60 students, 600 s, loopback only.  PostgreSQL needs the shared tables' store
-(``treegames.tables``) and a server URL.
+Bounded: at most 60 students, 600 s, loopback only.  ``--store postgresql`` starts a throw-away
+PostgreSQL 15 server (Debian's binaries) and stops it by PID.
 """
 
 from __future__ import annotations
@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--store", action="append", default=None,
-                        help="'sqlite' (a fresh file) or a postgresql:// URL; may be given twice")
+                        help="'sqlite' (a fresh file), 'postgresql' (a throw-away PostgreSQL 15 server) or a "
+                             "postgresql:// URL; may be given twice")
     args = parser.parse_args(argv)
     students = min(args.students, MAX_STUDENTS)
     seconds = min(10.0 if args.quick else args.seconds, MAX_SECONDS)
@@ -140,6 +141,14 @@ def main(argv: list[str] | None = None) -> None:
         if store == "sqlite":
             with tempfile.TemporaryDirectory() as folder:
                 report("SQLite", run(str(Path(folder) / "treegames.sqlite3"), students, args.rate, seconds))
+        elif store == "postgresql":
+            from exp_helpers import PostgresServer
+
+            pg = PostgresServer()
+            try:
+                report("PostgreSQL", run(pg.url, students, args.rate, seconds))
+            finally:
+                pg.stop()
         else:
             report("PostgreSQL", run(store, students, args.rate, seconds))
 

@@ -9,15 +9,37 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from exp_helpers import TEACHER, Clock, InterimStore  # noqa: E402
+from exp_helpers import TEACHER, Clock, InterimPostgresStore, InterimStore, PostgresServer  # noqa: E402
 
 from treegames.experiments import ExperimentAuthority, Source  # noqa: E402
 
 
-@pytest.fixture
-def store(tmp_path):
-    """A fresh store in a temporary folder."""
-    s = InterimStore(tmp_path / "treegames.sqlite3")
+@pytest.fixture(scope="session")
+def postgres():
+    """One real PostgreSQL server for the session (skipped when PostgreSQL 15 or psycopg is missing)."""
+    pytest.importorskip("psycopg")
+    from exp_helpers import PG_BIN
+
+    if not (PG_BIN / "initdb").exists():
+        pytest.skip(f"PostgreSQL 15 is not installed at {PG_BIN} (apt-get install postgresql)")
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    """A fresh store on each backend: SQLite in a temporary folder, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        s = InterimStore(tmp_path / "treegames.sqlite3")
+    else:
+        import psycopg
+
+        server = request.getfixturevalue("postgres")
+        name = f"t{abs(hash(request.node.nodeid)) % 10**12}"
+        with psycopg.connect(server.url, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        s = InterimPostgresStore(server.url.rsplit("/", 1)[0] + f"/{name}")
     yield s
     s.close()
 

@@ -28,9 +28,9 @@ def open_any_store(where: str):
         url = where if "://" in where else f"sqlite:///{Path(where).resolve()}"
         return open_store(url)
     except ImportError:
-        from exp_helpers import InterimStore
+        from exp_helpers import InterimPostgresStore, InterimStore
 
-        return InterimStore(where)
+        return InterimPostgresStore(where) if where.startswith("postgresql://") else InterimStore(where)
 
 
 async def main(port: int, where: str, key: str, teacher: str) -> None:

@@ -19,9 +19,23 @@ from treegames.experiments.client import HttpClient, Unavailable
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, tmp_path):
+    """Where the store lives: a SQLite file, or a fresh database on the session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "treegames.sqlite3")
+    import psycopg
+
+    server = request.getfixturevalue("postgres")
+    name = f"s{abs(hash(request.node.nodeid)) % 10**12}"
+    with psycopg.connect(server.url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    return server.url.rsplit("/", 1)[0] + f"/{name}"
+
+
 @pytest.fixture
-def server(tmp_path):
-    s = ExperimentServer(tmp_path / "treegames.sqlite3")
+def server(where):
+    s = ExperimentServer(where)
     yield s
     s.stop()
 
@@ -100,8 +114,7 @@ def test_a_kernel_killed_mid_batch_counts_each_acknowledged_batch_once_after_rej
     assert all(a["duplicate"] for a in rejoined[:len(before)])
 
 
-def test_restarting_the_server_mid_round_keeps_the_round_and_its_data(tmp_path):
-    where = tmp_path / "treegames.sqlite3"
+def test_restarting_the_server_mid_round_keeps_the_round_and_its_data(where):
     first = ExperimentServer(where)
     try:
         client = first.client()
