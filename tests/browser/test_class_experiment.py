@@ -78,6 +78,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     code = teacher.locator(".exp-code").inner_text(timeout=30_000).strip()
     assert len(code) == 5
     assert teacher.locator(".treegames-exp-teacher svg").count() >= 1  # the QR code, inline
+    harness.screenshot(teacher, "class-experiment-teacher-1920")
 
     domain = domain_for("sun-die", {"stacks": [4, 3, 2]})
     expected = [0] * len(domain.outcomes)
@@ -114,6 +115,17 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     teacher.locator(".treegames-exp-projector").scroll_into_view_if_needed()
     teacher.locator(".treegames-exp-projector canvas").first.screenshot(
         path=str(harness.ARTIFACTS / "screenshots" / "class-experiment-projector-1920.png"))
+
+    # leaving and coming back: the student's own link opens a new kernel with the same pseudonym and tally
+    page, box, name = students[2]
+    link = box.get_by_role("link", name=f"Your link to come back as {name}").get_attribute("href")
+    page.context.close()
+    back = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+    back.goto(f"{server.base}/voila/render/{student_page}{link}", timeout=120_000)
+    back_box = back.locator(".treegames-exp-join")
+    assert f"Welcome back: you are {name}" in back_box.get_by_text("Welcome back").inner_text(timeout=60_000)
+    assert back.locator(".exp-mine").inner_text() == "30"
+    students[2] = (back, back_box, name)
 
     # the class tournament: a new round of the same class; each student plays one block of seeds
     teacher.locator(".treegames-exp-teacher select").first.select_option(label="A class tournament")

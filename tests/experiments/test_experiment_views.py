@@ -150,3 +150,26 @@ def test_a_tournament_block_from_the_box(client):
     assert "complete" in box.message.value
     box.feed.stop()
     assert client.snapshot(code=code)["games_done"] == 8
+
+
+def test_teacher_controls_run_the_round(client):
+    page = TeacherPage(client)
+    page.teacher.value = TEACHER
+    page.open_button.click()
+    code = page.code
+    me = client.join(code=code)
+    client.contribute(token=me["token"], batch_id="a", counts={"0": 4})
+    page.freeze_button.click()
+    assert client.snapshot(code=code)["status"] == "frozen"
+    page.reopen_button.click()
+    page.export_button.click()
+    assert "data:text/csv;base64," in page.download.value and me["token"] not in page.csv_text
+    page.delete_button.click()
+    assert "again" in page.message.value and client.snapshot(code=code)["n"] == 4
+    page.delete_button.click()
+    assert client.snapshot(code=code)["n"] == 0
+    page.kind.value = "regroup"
+    page.new_round_button.click()
+    assert "Round 2 is open" in page.message.value
+    assert client.snapshot(code=code)["kind"] == "regroup"
+    page.feed.stop()

@@ -573,6 +573,8 @@ class TeacherPage(widgets.VBox):
         if self.client is None:
             self.message.value = _message("No class server here.", error=True)
             return
+        if fn != self.delete_round:
+            self._armed = None
         try:
             self.message.value = _message(fn())
         except ExperimentError as err:
@@ -653,8 +655,12 @@ class TeacherPage(widgets.VBox):
         return f"Round {out['round_no']} is open (same class code, students keep their pseudonyms)."
 
     def delete_round(self) -> str:
-        """Delete the current round's data."""
+        """Delete the current round's data (on a second click: the first one asks)."""
         snap = self.client.snapshot(code=self._need_code())
+        if getattr(self, "_armed", None) != (self.code, snap["round_no"]):
+            self._armed = (self.code, snap["round_no"])
+            return f"Click Delete round data again to delete round {snap['round_no']}'s data for good."
+        self._armed = None
         self.client.delete_round(teacher_code=self.teacher.value, code=self.code, round_no=snap["round_no"])
         return f"Round {snap['round_no']}'s data was deleted."
 
