@@ -14,6 +14,18 @@ from exp_helpers import TEACHER, Clock, InterimPostgresStore, InterimStore, Post
 from treegames.experiments import ExperimentAuthority, Source  # noqa: E402
 
 
+def shared_store(url: str):
+    """The shared tables' store at ``url`` with the experiments' schema registered, or None before it lands."""
+    try:
+        from treegames.tables.store import open_store
+    except ImportError:
+        return None
+    from treegames.experiments import schema
+
+    schema.register()
+    return open_store(url)
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """One real PostgreSQL server for the session (skipped when PostgreSQL 15 or psycopg is missing)."""
@@ -31,7 +43,7 @@ def postgres():
 def store(request, tmp_path):
     """A fresh store on each backend: SQLite in a temporary folder, or a fresh PostgreSQL database."""
     if request.param == "sqlite":
-        s = InterimStore(tmp_path / "treegames.sqlite3")
+        s = shared_store(f"sqlite:///{tmp_path / 'treegames.sqlite3'}") or InterimStore(tmp_path / "treegames.sqlite3")
     else:
         import psycopg
 
@@ -39,7 +51,8 @@ def store(request, tmp_path):
         name = f"t{abs(hash(request.node.nodeid)) % 10**12}"
         with psycopg.connect(server.url, autocommit=True) as admin:
             admin.execute(f"CREATE DATABASE {name}")
-        s = InterimPostgresStore(server.url.rsplit("/", 1)[0] + f"/{name}")
+        url = server.url.rsplit("/", 1)[0] + f"/{name}"
+        s = shared_store(url) or InterimPostgresStore(url)
     yield s
     s.close()
 

@@ -39,6 +39,8 @@ CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
 """Class codes use no ambiguous letters or digits (no 0/O, 1/I/L, 2/Z, 5/S, 8/B)."""
 
 CODE_LENGTH = 5
+CHANNEL = "experiments"
+"""The store's change-notice channel for class experiments."""
 MAX_BATCH_ID = 64
 MAX_CODE = 16
 
@@ -160,17 +162,14 @@ class ExperimentAuthority:
         row = cur.fetchone()
         if row is None:
             raise NoSuchRound(f"no class experiment has the code {core.quote(code)}")
+        notify = getattr(cur, "notify", None)
+        if notify is not None:  # the shared store sends it when this transaction commits (LISTEN/NOTIFY on PostgreSQL)
+            notify(CHANNEL, code)
         return row[0]
 
     def _notify(self, code: str, version: int) -> None:
-        """Tell waiting projectors and students that a class changed (when the store offers notices)."""
+        """Remember the latest version written through this process (long-polls here wake on it at once)."""
         self._seen[code] = max(version, self._seen.get(code, 0))
-        notify = getattr(self.store, "notify", None)
-        if notify is not None:
-            try:
-                notify("experiments", f"{code}:{version}")
-            except Exception:  # noqa: BLE001 - a lost notice only delays a redraw until the next poll
-                pass
 
     # ------------------------------------------------------------ the teacher
 
@@ -583,20 +582,18 @@ class ExperimentAuthority:
         """The snapshot as soon as the class's version differs from ``version`` (or at ``timeout``)."""
         timeout = max(0.0, min(float(timeout), self.limits.longest_wait))
         deadline = time.monotonic() + timeout
-        waiter = getattr(self.store, "wait_for", None)
+        notices = getattr(self.store, "notices", None)
         while True:
+            seen = notices(CHANNEL) if notices is not None else 0
             if self.version(code) != version:
                 break
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            if waiter is not None:
-                try:
-                    waiter("experiments", None, min(left, 0.5))
-                    continue
-                except Exception:  # noqa: BLE001 - fall back to polling
-                    waiter = None
-            time.sleep(min(left, 0.05))
+            if notices is not None:  # the shared store's change notices (any process, on PostgreSQL)
+                self.store.wait_for(CHANNEL, seen, min(left, 1.0))
+            else:
+                time.sleep(min(left, 0.05))
         return self.snapshot(code)
 
     def _pool(self, code: str, rnd: dict) -> _Pool:

@@ -431,7 +431,7 @@ class Feed:
                 if snap["version"] != self.version:
                     self.version = snap["version"]
                     guarded(self.on_snapshot)(snap)
-            except ExperimentError as err:
+            except ValueError as err:  # a refusal, or the store or server is down: try again next period
                 self.error = str(err)
                 self.stopped.wait(self.period)
             if self.on_tick is not None:
@@ -577,7 +577,7 @@ class TeacherPage(widgets.VBox):
             self._armed = None
         try:
             self.message.value = _message(fn())
-        except ExperimentError as err:
+        except ValueError as err:  # every refusal (ExperimentError) and the store's StoreUnavailable
             self.message.value = _message(str(err), error=True)
 
     def open_round(self) -> str:
@@ -608,7 +608,7 @@ class TeacherPage(widgets.VBox):
         self.projector.show(snap)
         try:
             full = self.client.teacher_view(teacher_code=self.teacher.value, code=self.code)
-        except ExperimentError:
+        except ValueError:
             return
         rows = []
         for m in full["members"]:
@@ -723,7 +723,7 @@ class JoinBox(widgets.VBox):
         """Run one action; its words or its refusal."""
         try:
             self.message.value = _message(fn())
-        except ExperimentError as err:
+        except ValueError as err:  # every refusal (ExperimentError) and the store's StoreUnavailable
             self.message.value = _message(str(err), error=True)
 
     def join(self) -> str:
