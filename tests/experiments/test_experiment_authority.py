@@ -7,6 +7,8 @@ import io
 
 import pytest
 from exp_helpers import TEACHER
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from treegames.experiments import (
     BadMember,
@@ -264,3 +266,34 @@ def test_tournament_games_are_counted_once_and_only_from_your_own_block(authorit
     forged = [dict(records[0], scores=[999, 0])]
     with pytest.raises(BatchConflict):
         authority.contribute_games(a["token"], "forged", block, forged)
+
+BATCHES = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 5),
+                             st.dictionaries(st.sampled_from(["0", "1", "2", "3", "4", "-1"]),
+                                             st.integers(-2, 400), min_size=1, max_size=4)), max_size=25)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(BATCHES)
+def test_pooled_counts_are_the_sum_of_distinct_acknowledged_batches(authority, batches):
+    """Any mix of good, bad and repeated batches: the pool is exactly the first accepted copy of each batch id."""
+    code = open_sun(authority)
+    tokens = [authority.join(code)["token"] for _ in range(3)]
+    counted: dict[tuple, dict] = {}
+    for student, batch_no, counts in batches:
+        key = (student, batch_no)
+        try:
+            ack = authority.contribute(tokens[student], f"b{batch_no}", counts)
+        except ValueError:
+            continue
+        tally = {int(k): v for k, v in counts.items() if v}
+        if ack["duplicate"]:
+            assert counted[key] == tally
+        else:
+            assert key not in counted
+            counted[key] = tally
+    expected = [0, 0, 0, 0]
+    for tally in counted.values():
+        for k, v in tally.items():
+            expected[k] += v
+    snap = authority.snapshot(code)
+    assert snap["counts"] == expected and snap["n"] == sum(expected)
