@@ -122,13 +122,13 @@ def chi_square(counts: Mapping, exact: Mapping[object, Fraction]) -> ChiSquare:
 def chi_square_sentence(test: ChiSquare) -> str:
     """What this chi-square line means, and what it does not, in one or two plain sentences."""
     if test.n == 0 or test.df < 1:
-        return "No results yet: the chi-square test needs rolls to compare with the exact chances."
+        return "No results yet: the chi-square test needs results to compare with the exact chances."
     line = (f"Chi-square = {test.statistic:.2f} with {test.df} degrees of freedom, p = {test.p_value:.3f}. "
-            f"If the rolls really follow the exact chances, a difference at least this big happens in "
+            f"If the results really follow the exact chances, a difference at least this big happens in "
             f"{test.p_value:.1%} of classes of this size. ")
     if test.p_value < 0.01:
         line += "That is rare: look for a reason (a biased die, a mistyped entry). "
-    line += "A large p does not prove the die is fair, and p is not the chance that it is fair."
+    line += "A large p does not prove the chances are right, and p is not the chance that they are."
     if not test.is_reliable:
         line += " Some outcomes expect fewer than 5 results yet, so treat p as rough."
     return line

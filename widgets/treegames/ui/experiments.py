@@ -206,10 +206,11 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
         scene.add(Texts([(width / 2, height / 2, "No class experiment open yet")], font="bold 48px sans-serif",
                         colour=palette.INK))
         return scene
-    head = f"{snap['kind_label']}: {snap['title']}"
-    scene.add(Texts([(40, 40, head)], font="bold 34px sans-serif", colour=palette.INK, align="left"))
+    scene.add(Texts([(40, 36, snap["kind_label"])], font="bold 34px sans-serif", colour=palette.INK, align="left"))
     status = f"Class code {snap['code']} · round {snap['round_no']} · {snap['status']}"
-    scene.add(Texts([(width - 40, 40, status)], font="bold 30px sans-serif", colour=palette.INK, align="right"))
+    scene.add(Texts([(width - 40, 36, status)], font="bold 30px sans-serif", colour=palette.INK, align="right"))
+    scene.add(Texts([(40, 80, _wrap(snap["title"], 26, width - 80)[0])], font="26px sans-serif", colour=palette.INK,
+                    align="left"))
     if clock:
         scene.add(Texts([(width - 40, height - 20, clock)], font="18px sans-serif", colour=palette.MUTED_INK,
                         align="right"))
@@ -221,12 +222,12 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
     big = f"n = {n:,} {what} from {students} student{'s' if students != 1 else ''}"
     if snap.get("tv") is not None:
         big += f"   ·   distance to exact (total variation) = {snap['tv']:.3f}"
-    scene.add(Texts([(40, 100, big)], font="bold 40px sans-serif", colour=palette.INK, align="left"))
-    left = (110, 170, 960, 540)
+    scene.add(Texts([(40, 130, big)], font="bold 40px sans-serif", colour=palette.INK, align="left"))
+    left = (110, 200, 960, 560)
     histogram_ops(scene, left, snap["counts"], snap["exact"], snap["labels"], font=26)
-    _legend(scene, 110, 620, 24, [("the class so far", CLASS, "hatched"), ("exact chance", EXACT, "outline")])
-    right = (1130, 170, width - 60, 540)
-    scene.add(Texts([(1130, 150, "Distance to exact against n (log axes)")], font="bold 26px sans-serif",
+    _legend(scene, 110, 636, 24, [("the class so far", CLASS, "hatched"), ("exact chance", EXACT, "outline")])
+    right = (1130, 200, width - 60, 560)
+    scene.add(Texts([(1130, 180, "Distance to exact against n (log axes)")], font="bold 26px sans-serif",
                     colour=palette.INK, align="left"))
     trace_ops(scene, right, snap["trace"], font=24)
     lines = _wrap(snap["chi_square"]["sentence"], 24, width - 80)
@@ -239,9 +240,9 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
     if phys.get("n"):
         lines.append(f"Physical dice, kept apart: {phys['n']} rolls from {phys['students']} student(s): "
                      + ", ".join(f"{lab} {c}" for lab, c in zip(snap["labels"], phys["counts"], strict=True)))
-    scene.add(Texts([(40, 670 + 30 * i, line) for i, line in enumerate(lines[:4])], font="24px sans-serif",
+    scene.add(Texts([(40, 686 + 30 * i, line) for i, line in enumerate(lines[:4])], font="24px sans-serif",
                     colour=palette.INK, align="left"))
-    _multiples_ops(scene, snap, 40, 670 + 30 * min(4, len(lines)), width - 40, height - 30)
+    _multiples_ops(scene, snap, 40, 686 + 30 * min(4, len(lines)), width - 40, height - 30)
     return scene
 
 
@@ -274,10 +275,10 @@ def _multiples_ops(scene: Scene, snap: dict, x0: float, y0: float, x1: float, y1
 def _tournament_ops(scene: Scene, snap: dict, width: int, height: int) -> None:
     """Games pooled, each bot's win share with its 95% Wilson interval, and the games each student played."""
     done, total = snap["games_done"], snap["games_total"]
-    scene.add(Texts([(40, 100, f"{done:,} of {total:,} games played by {snap['students']} students")],
+    scene.add(Texts([(40, 130, f"{done:,} of {total:,} games played by {snap['students']} students")],
                     font="bold 40px sans-serif", colour=palette.INK, align="left"))
     x0, x1 = 620.0, width - 120.0
-    bar_y = 160.0
+    bar_y = 175.0
     scene.add(Polygons(as_points([[(x0, bar_y), (x1, bar_y), (x1, bar_y + 30), (x0, bar_y + 30)]]), None,
                        stroke=palette.INK, line_width=2.0))
     if done:
