@@ -28,22 +28,25 @@ STUDENT_PAGE = "aspens/sun-die-probability.ipynb"
 JOIN_CELL = "from treegames.ui.experiments import JoinBox\n\nJoinBox()"
 
 
-def student_root(tmp_path: Path) -> tuple[Path, str]:
-    """The notebooks to serve and the student page: the real lesson when its Join box is there, else a copy with it."""
-    lesson = harness.NOTEBOOKS / STUDENT_PAGE
-    if "JoinBox" in lesson.read_text():
-        return harness.NOTEBOOKS, STUDENT_PAGE
+def class_root(tmp_path: Path) -> Path:
+    """A small notebook root served with preheated kernels, as make serve does: the teacher page, the landing
+    page and the Sun die lesson (the real one when its Join box is there, else a page holding only the box)."""
     import nbformat
 
     root = tmp_path / "notebooks"
-    (root / "class").mkdir(parents=True)
-    (root / "class" / "experiment.ipynb").write_bytes((harness.NOTEBOOKS / "class" / "experiment.ipynb").read_bytes())
-    (root / "index.ipynb").write_bytes((harness.NOTEBOOKS / "index.ipynb").read_bytes())
-    nb = nbformat.v4.new_notebook()
-    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
-    nb.cells = [nbformat.v4.new_markdown_cell("# Join"), nbformat.v4.new_code_cell(JOIN_CELL)]
-    (root / "join.ipynb").write_text(nbformat.writes(nb))
-    return root, "join.ipynb"
+    for page in ("class/experiment.ipynb", "index.ipynb"):
+        (root / page).parent.mkdir(parents=True, exist_ok=True)
+        (root / page).write_bytes((harness.NOTEBOOKS / page).read_bytes())
+    lesson = harness.NOTEBOOKS / STUDENT_PAGE
+    (root / STUDENT_PAGE).parent.mkdir(parents=True, exist_ok=True)
+    if "JoinBox" in lesson.read_text():
+        (root / STUDENT_PAGE).write_bytes(lesson.read_bytes())
+    else:
+        nb = nbformat.v4.new_notebook()
+        nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+        nb.cells = [nbformat.v4.new_markdown_cell("# Join"), nbformat.v4.new_code_cell(JOIN_CELL)]
+        (root / STUDENT_PAGE).write_text(nbformat.writes(nb))
+    return root
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +54,12 @@ def classroom(tmp_path_factory):
     """An experiment server and a class server whose kernels reach it (and seed students for the test)."""
     tmp = tmp_path_factory.mktemp("class-experiment")
     experiments = ExperimentServer(tmp / "treegames.sqlite3")
-    root, page = student_root(tmp)
+    root, page = class_root(tmp), STUDENT_PAGE
     import os
 
     env = dict(os.environ, TREEGAMES_TABLES_URL=experiments.url, TREEGAMES_TABLES_KEY=KEY,
                TREEGAMES_TEST_RNG_SEED=TEST_SEED, PYTHONPATH=str(harness.ROOT / "widgets"))
-    server = harness.start_class_server(root, preheat=False, env=env)
+    server = harness.start_class_server(root, preheat=True, env=env)
     yield server, experiments, page
     server.stop()
     experiments.stop()

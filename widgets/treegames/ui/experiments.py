@@ -364,8 +364,34 @@ def qr_svg(url: str, scale: int = 8) -> str:
     return svg
 
 
+def when_request_known(fn: Callable[[], object]) -> None:
+    """Call ``fn`` once this page's request (query string, URL) is in the environment.
+
+    A preheated Voila kernel (``make serve``) runs the notebook before any visitor asks for it; Voila hands
+    it the request later (``voila.utils.wait_for_request``).  Waiting happens on a thread, so the page draws
+    at once; elsewhere (no preheat, JupyterLab, tests) ``fn`` runs now.
+    """
+    if os.environ.get("VOILA_PREHEAT", "False") != "True":
+        fn()
+        return
+
+    def wait_then_call():
+        try:
+            from voila.utils import wait_for_request
+
+            wait_for_request()
+        except Exception:  # noqa: BLE001 - without the request we still show the box; joining by code works
+            return
+        guarded(fn)()
+
+    threading.Thread(target=wait_then_call, daemon=True, name="experiment-request").start()
+
+
 def server_base() -> str:
-    """The class server's address as the page was opened (Voila's request URL), or the local default."""
+    """The address students use: ``TREEGAMES_PUBLIC_URL`` if the server sets it, else the page's own, else local."""
+    public = os.environ.get("TREEGAMES_PUBLIC_URL", "").rstrip("/")
+    if public:
+        return public
     full = os.environ.get("VOILA_REQUEST_URL", "")
     if full:
         parts = urlsplit(full)
@@ -681,12 +707,12 @@ class JoinBox(widgets.VBox):
 
     def __init__(self, client=None, code: str | None = None, token: str | None = None):
         self.client = client if client is not None else _client_or_none()
-        self.token = token or query_value("me")
+        self.token = token
         self.me: dict | None = None
         self.snap: dict | None = None
         self.rng = None
         self.feed: Feed | None = None
-        self.code_field = widgets.Text(value=code or query_value("experiment") or "", placeholder="class code",
+        self.code_field = widgets.Text(value=code or "", placeholder="class code",
                                        description="Class code:", layout=widgets.Layout(width="230px"),
                                        style={"description_width": "initial"})
         self.join_button = widgets.Button(description="Join", button_style="primary")
@@ -717,7 +743,16 @@ class JoinBox(widgets.VBox):
                          self.actions, self.message, self.status, self.view.canvas]
         super().__init__(children, layout=widgets.Layout(max_width="420px"))
         self.add_class("treegames-exp-join")
-        if self.client is not None and self.code_field.value:
+        if self.client is not None:
+            when_request_known(self._from_link)
+
+    def _from_link(self) -> None:
+        """Join at once when the page was opened by a class link (``?experiment=CODE``, and ``&me=`` to come back)."""
+        if self.me is not None:
+            return
+        self.token = self.token or query_value("me")
+        self.code_field.value = self.code_field.value or query_value("experiment") or ""
+        if self.code_field.value:
             self._act(self.join)
 
     def _act(self, fn: Callable[[], str]) -> None:
