@@ -184,3 +184,26 @@ def test_a_class_of_30_for_a_few_seconds_pools_exactly_what_was_acknowledged(ser
     gaps = [b - a for a, b in zip(updates, updates[1:], strict=False)]
     print(f"\n30 students, 8 s: {sum(accepted)} rolls pooled, {len(updates)} projector updates, "
           f"longest gap {max(gaps):.2f} s")
+
+
+def test_malformed_requests_are_refused_in_words(server):
+    import urllib.error
+    import urllib.request
+
+    def post(method, body, key=KEY):
+        request = urllib.request.Request(f"{server.url}/experiments/{method}", data=body, method="POST",
+                                         headers={"X-Treegames-Key": key})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())
+
+    assert post("snapshot", b"not json")[0] == 400
+    assert post("snapshot", b"[1, 2]")[0] == 400
+    assert post("snapshot", json.dumps({"code": "A", "nonsense": 1}).encode())[0] == 400
+    assert post("_check_teacher", b"{}")[0] == 404  # only the listed methods are reachable
+    assert post("snapshot", b"x" * (300 * 1024))[0] == 413
+    status, body = post("snapshot", json.dumps({"code": "ZZZZZ"}).encode())
+    assert status == 400 and body["error"] == "NoSuchRound" and "ZZZZZ" in body["message"]
+    assert "Traceback" not in json.dumps(body)
