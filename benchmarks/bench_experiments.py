@@ -5,7 +5,8 @@ Run: python benchmarks/bench_experiments.py [--quick] [--students 30] [--rate 10
 The experiment server (the same routes the class server mounts, ``tests/experiments/exp_server.py``)
 runs in its own process on 127.0.0.1 over a fresh store; each student is a thread with its own HTTP
 client that joins, then sends one roll per batch every 1/R seconds; a projector long-polls the class
-(``wait`` with a 1 s timeout, as the teacher page does).  Reported: the pooled count against the sum
+(``wait`` with a 1 s timeout and at most 4 snapshots a second, as the teacher page does), and each student's Join box long-polls too (at
+most one snapshot a second, as the box does; ``--no-student-feeds`` leaves them out).  Reported: the pooled count against the sum
 the students were told was accepted (must be equal), projector updates and the longest gap between
 two of them (target <= 1 s throughout), the time from sending a roll to the projector's first
 snapshot that holds it (p50, p95; aim p95 <= 1 s), and the rolls per second achieved.
@@ -31,6 +32,7 @@ from treegames.experiments import domain_for  # noqa: E402
 
 MAX_STUDENTS = 60
 MAX_SECONDS = 600.0
+PROJECTOR_MIN_INTERVAL = 0.25  # ui.experiments.Feed's default: at most 4 snapshots a second
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -39,16 +41,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
-def run(store: str, students: int, rate: float, seconds: float) -> dict:
+def run(store: str, students: int, rate: float, seconds: float, feeds: bool = True) -> dict:
     """One load run; its figures."""
     server = ExperimentServer(store)
     try:
-        return _load(server, students, rate, seconds)
+        return _load(server, students, rate, seconds, feeds)
     finally:
         server.stop()
 
 
-def _load(server: ExperimentServer, students: int, rate: float, seconds: float) -> dict:
+def _load(server: ExperimentServer, students: int, rate: float, seconds: float, feeds: bool) -> dict:
     """The students and the projector against a running server."""
     teacher = server.client()
     code = teacher.open_experiment(teacher_code=TEACHER, kind="sun-die", settings={"stacks": [4, 3, 2]})["code"]
@@ -87,10 +89,23 @@ def _load(server: ExperimentServer, students: int, rate: float, seconds: float) 
         version = -1
         while time.monotonic() < stop + 2.0:
             snap = client.wait(code=code, version=version, timeout=1.0)
+            seen = snap["version"] != version
             version = snap["version"]
             updates.append((time.monotonic(), version))
+            if seen:
+                time.sleep(PROJECTOR_MIN_INTERVAL)  # as the teacher page's feed does
+
+    def student_feed() -> None:
+        """What each student's Join box does: a long-poll, at most one snapshot a second."""
+        client = server.client()
+        version = -1
+        while time.monotonic() < stop:
+            version = client.wait(code=code, version=version, timeout=1.0)["version"]
+            time.sleep(1.0)
 
     threads = [threading.Thread(target=student, args=(i,), daemon=True) for i in range(students)]
+    if feeds:
+        threads += [threading.Thread(target=student_feed, daemon=True) for _ in range(students)]
     watcher = threading.Thread(target=projector, daemon=True)
     watcher.start()
     for t in threads:
@@ -131,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--no-student-feeds", action="store_true", help="students send only (no Join-box long-polls)")
     parser.add_argument("--store", action="append", default=None,
                         help="'sqlite' (a fresh file), 'postgresql' (a throw-away PostgreSQL 15 server) or a "
                              "postgresql:// URL; may be given twice")
@@ -140,17 +156,18 @@ def main(argv: list[str] | None = None) -> None:
     for store in args.store or ["sqlite"]:
         if store == "sqlite":
             with tempfile.TemporaryDirectory() as folder:
-                report("SQLite", run(str(Path(folder) / "treegames.sqlite3"), students, args.rate, seconds))
+                report("SQLite", run(str(Path(folder) / "treegames.sqlite3"), students, args.rate, seconds,
+                                    not args.no_student_feeds))
         elif store == "postgresql":
             from exp_helpers import PostgresServer
 
             pg = PostgresServer()
             try:
-                report("PostgreSQL", run(pg.url, students, args.rate, seconds))
+                report("PostgreSQL", run(pg.url, students, args.rate, seconds, not args.no_student_feeds))
             finally:
                 pg.stop()
         else:
-            report("PostgreSQL", run(store, students, args.rate, seconds))
+            report("PostgreSQL", run(store, students, args.rate, seconds, not args.no_student_feeds))
 
 
 if __name__ == "__main__":

@@ -173,3 +173,20 @@ def test_teacher_controls_run_the_round(client):
     assert "Round 2 is open" in page.message.value
     assert client.snapshot(code=code)["kind"] == "regroup"
     page.feed.stop()
+
+
+def test_the_teacher_excludes_a_student_with_the_toggle(client):
+    page = TeacherPage(client)
+    page.teacher.value = TEACHER
+    page.open_button.click()
+    me = client.join(code=page.code)
+    client.contribute(token=me["token"], batch_id="a", counts={"3": 5})
+    page._show(client.snapshot(code=page.code))
+    page._listed_at = 0.0
+    page._show(client.snapshot(code=page.code))
+    label, toggle = page.students.children[0].children
+    assert me["pseudonym"] in label.value and "local-kernel" in label.value
+    toggle.value = False
+    assert client.snapshot(code=page.code)["n"] == 0
+    assert "excluded" in page.message.value
+    page.feed.stop()

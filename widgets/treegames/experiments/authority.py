@@ -87,13 +87,43 @@ class _Duplicate(Exception):  # noqa: N818 - control flow inside a transaction, 
 
 @dataclass
 class _Pool:
-    """The in-memory tally of one round, brought up to date from the store by sequence number."""
+    """The in-memory tally of one round, brought up to date from the store by sequence number.
+
+    Per-student tallies and the distance trace grow batch by batch, so a snapshot costs the same
+    whatever the number of batches; the trace is rebuilt only when the teacher shows or excludes someone.
+    """
 
     round_id: str
     epoch: int
     last_seq: int = 0
     batches: list = field(default_factory=list)  # (seq, member_id, source, {outcome: count})
     games: dict = field(default_factory=dict)  # game index -> (member_id, source, record)
+    simulated: dict = field(default_factory=dict)  # member_id -> {outcome: count} (kernel rolls)
+    physical: dict = field(default_factory=dict)  # member_id -> {outcome: count} (real dice)
+    sources: dict = field(default_factory=dict)  # member_id -> set of client types
+    trace: stats.Trace | None = None
+    trace_shown: frozenset = frozenset()
+    trace_upto: int = 0  # batches already in the trace
+
+    def add(self, batch: tuple) -> None:
+        """Count one batch into the per-student tallies."""
+        _seq, member, source, counts = batch
+        self.batches.append(batch)
+        self.sources.setdefault(member, set()).add(source)
+        into = self.simulated if Source(source).is_simulated else self.physical
+        tally = into.setdefault(member, {})
+        for k, v in counts.items():
+            tally[k] = tally.get(k, 0) + v
+
+    def trace_for(self, exact: Mapping, shown: frozenset, growth: float) -> stats.Trace:
+        """The distance trace of the shown students' simulated batches, in the order they arrived."""
+        if self.trace is None or self.trace_shown != shown:
+            self.trace, self.trace_shown, self.trace_upto = stats.Trace(exact, growth), shown, 0
+        for _seq, member, source, counts in self.batches[self.trace_upto:]:
+            if member in shown and Source(source).is_simulated:
+                self.trace.add(counts)
+        self.trace_upto = len(self.batches)
+        return self.trace
 
 
 class ExperimentAuthority:
@@ -403,8 +433,8 @@ class ExperimentAuthority:
             rnd = self._round_row(cur, code)
         pool = self._pool(code, rnd)
         domain = domain_for(rnd["kind"], rnd["settings"])
-        mine = _tally(b for b in pool.batches if b[1] == member_id and Source(b[2]).is_simulated)
-        physical = _tally(b for b in pool.batches if b[1] == member_id and not Source(b[2]).is_simulated)
+        mine = pool.simulated.get(member_id, {})
+        physical = pool.physical.get(member_id, {})
         games = sorted(i for i, (m, _s, _r) in pool.games.items() if m == member_id)
         return {"code": code, "pseudonym": pseudonym, "shown": bool(shown), "round_no": rnd["round_no"],
                 "status": rnd["status"], "kind": rnd["kind"], "settings": rnd["settings"],
@@ -610,7 +640,7 @@ class ExperimentAuthority:
                             (rnd["round_id"],))
                 pool.games = {i: (m, s, json.loads(r)) for i, m, s, r in cur.fetchall()}
         for seq, member, source, counts in rows:
-            pool.batches.append((seq, member, source, {int(k): v for k, v in json.loads(counts).items()}))
+            pool.add((seq, member, source, {int(k): v for k, v in json.loads(counts).items()}))
             pool.last_seq = max(pool.last_seq, seq)
         return pool
 
@@ -636,15 +666,6 @@ class ExperimentAuthority:
         return out
 
 
-def _tally(batches) -> dict[int, int]:
-    """Sum the counts of (seq, member, source, counts) batches."""
-    out: dict[int, int] = {}
-    for _seq, _member, _source, counts in batches:
-        for k, v in counts.items():
-            out[k] = out.get(k, 0) + v
-    return out
-
-
 def _fraction_text(p: Fraction) -> str:
     """'1/6' or '1'."""
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
@@ -654,36 +675,31 @@ def _counts_view(domain: Domain, pool: _Pool, members, shown: set, everyone: boo
     """Pooled counts, per-student counts, total variation, its trace and the chi-square test."""
     exact = domain.exact
     outcomes = domain.outcomes
-    simulated = [b for b in pool.batches if Source(b[2]).is_simulated]
-    physical = [b for b in pool.batches if not Source(b[2]).is_simulated]
-    pooled_batches = [b for b in simulated if b[1] in shown]
-    pooled = _tally(pooled_batches)
+    pooled = _sum_tallies(pool.simulated.get(m, {}) for m in shown)
     n = sum(pooled.values())
-    trace = stats.Trace(exact, growth).extend(b[3] for b in pooled_batches).series()
+    trace = pool.trace_for(exact, frozenset(shown), growth).series()
     test = stats.chi_square(pooled, exact)
     people = []
     for member_id, pseudonym, is_shown in members:
-        mine = [b for b in pool.batches if b[1] == member_id]
-        if not mine or (not is_shown and not everyone):
+        if member_id not in pool.sources or (not is_shown and not everyone):
             continue
-        sim = _tally(b for b in mine if Source(b[2]).is_simulated)
-        phys = _tally(b for b in mine if not Source(b[2]).is_simulated)
+        sim, phys = pool.simulated.get(member_id, {}), pool.physical.get(member_id, {})
         person = {"pseudonym": pseudonym, "shown": bool(is_shown), "counts": [sim.get(k, 0) for k in outcomes],
                   "n": sum(sim.values()), "physical": [phys.get(k, 0) for k in outcomes]}
         if everyone:
-            person["sources"] = sorted({b[2] for b in mine})
+            person["sources"] = sorted(pool.sources[member_id])
         people.append(person)
-    phys_pool = _tally(b for b in physical if b[1] in shown)
+    phys_pool = _sum_tallies(pool.physical.get(m, {}) for m in shown)
     view = {
         "outcomes": list(outcomes), "labels": [domain.label(k) for k in outcomes],
         "exact": [float(exact[k]) for k in outcomes], "exact_text": [_fraction_text(exact[k]) for k in outcomes],
         "counts": [pooled.get(k, 0) for k in outcomes], "n": n,
-        "students": len({b[1] for b in pooled_batches}),
+        "students": sum(1 for m in shown if pool.simulated.get(m)),
         "tv": stats.total_variation(pooled, exact) if n else None, "trace": [list(p) for p in trace],
         "chi_square": {"statistic": test.statistic, "df": test.df, "p_value": test.p_value,
                        "reliable": test.is_reliable, "sentence": stats.chi_square_sentence(test)},
         "physical": {"counts": [phys_pool.get(k, 0) for k in outcomes], "n": sum(phys_pool.values()),
-                     "students": len({b[1] for b in physical if b[1] in shown})},
+                     "students": sum(1 for m in shown if pool.physical.get(m))},
         "members": people,
     }
     if domain.kind is Kind.REGROUP:
@@ -691,6 +707,15 @@ def _counts_view(domain: Domain, pool: _Pool, members, shown: set, everyone: boo
         view["headline"] = {"question": "at least one fitting tree", "exact": float(domain.at_least_one),
                             "exact_text": _fraction_text(domain.at_least_one), "observed": hits, "of": n}
     return view
+
+
+def _sum_tallies(tallies) -> dict[int, int]:
+    """Add {outcome: count} tallies."""
+    out: dict[int, int] = {}
+    for tally in tallies:
+        for k, v in tally.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def _tournament_view(domain: Tournament, pool: _Pool, members, shown: set, everyone: bool) -> dict:

@@ -437,12 +437,13 @@ def summary_html(snap: dict | None) -> str:
 
 
 class Feed:
-    """A background long-poll on one class: calls ``on_snapshot`` on every change and ``on_tick`` every second."""
+    """A background long-poll on one class: ``on_snapshot`` on changes (at most every ``min_interval`` s), ``on_tick`` each period."""
 
     def __init__(self, client, code: str, on_snapshot: Callable[[dict], object],
-                 on_tick: Callable[[], object] | None = None, period: float = 1.0):
+                 on_tick: Callable[[], object] | None = None, period: float = 1.0, min_interval: float = 0.25):
         self.client, self.code = client, code
         self.on_snapshot, self.on_tick, self.period = on_snapshot, on_tick, period
+        self.min_interval = min_interval  # at most one snapshot per this many seconds (a busy class changes often)
         self.version = -1
         self.stopped = threading.Event()
         self.error = ""
@@ -458,6 +459,7 @@ class Feed:
                 if snap["version"] != self.version:
                     self.version = snap["version"]
                     guarded(self.on_snapshot)(snap)
+                    self.stopped.wait(self.min_interval)
             except ValueError as err:  # a refusal, or the store or server is down: try again next period
                 self.error = str(err)
                 self.stopped.wait(self.period)
@@ -631,23 +633,42 @@ class TeacherPage(widgets.VBox):
         self.feed = Feed(self.client, code, self._show, self.projector.tick)
 
     def _show(self, snap: dict) -> None:
-        """A new snapshot: the projector, and the student list with show/exclude toggles."""
+        """A new snapshot: the projector; the student list (with show/exclude toggles) every few seconds."""
         self.projector.show(snap)
+        if time.monotonic() - getattr(self, "_listed_at", 0.0) < 3.0 and len(snap.get("members", ())) == \
+                getattr(self, "_listed_count", -1):
+            return
+        self._listed_at, self._listed_count = time.monotonic(), len(snap.get("members", ()))
         try:
             full = self.client.teacher_view(teacher_code=self.teacher.value, code=self.code)
         except ValueError:
             return
-        rows = []
-        for m in full["members"]:
-            toggle = widgets.ToggleButton(value=m["shown"], description="shown" if m["shown"] else "excluded",
-                                          tooltip=f"Show or exclude {m['pseudonym']}'s results")
-            toggle.observe(guarded(lambda c, name=m["pseudonym"]: self._act(lambda: self._set_shown(name, c["new"]))),
-                           names="value")
-            n = m.get("n", m.get("games", 0))
-            sources = ", ".join(m.get("sources", []))
-            rows.append(widgets.HBox([widgets.HTML(f"<span style='font-size:16px'>{html.escape(m['pseudonym'])}: "
-                                                   f"{n} ({html.escape(sources)})</span>"), toggle]))
-        self.students.children = rows
+        self._rows = getattr(self, "_rows", {})
+        self._syncing = True
+        try:
+            for m in full["members"]:
+                if m["pseudonym"] not in self._rows:
+                    self._rows[m["pseudonym"]] = self._student_row(m["pseudonym"])
+                label, toggle = self._rows[m["pseudonym"]].children
+                n = m.get("n", m.get("games", 0))
+                label.value = (f"<span style='font-size:16px'>{html.escape(m['pseudonym'])}: {n} "
+                               f"({html.escape(', '.join(m.get('sources', [])))})</span>")
+                toggle.value = m["shown"]
+                toggle.description = "shown" if m["shown"] else "excluded"
+        finally:
+            self._syncing = False
+        self.students.children = [self._rows[m["pseudonym"]] for m in full["members"]]
+
+    def _student_row(self, pseudonym: str) -> widgets.HBox:
+        """One student's line: their counts and client types, and a show/exclude toggle."""
+        toggle = widgets.ToggleButton(value=True, description="shown", tooltip=f"Show or exclude {pseudonym}'s results")
+
+        def changed(change):
+            if not self._syncing:
+                self._act(lambda: self._set_shown(pseudonym, change["new"]))
+
+        toggle.observe(guarded(changed), names="value")
+        return widgets.HBox([widgets.HTML(), toggle])
 
     def _set_shown(self, pseudonym: str, shown: bool) -> str:
         """Show or exclude one pseudonym."""
@@ -771,7 +792,7 @@ class JoinBox(widgets.VBox):
         self._show_actions()
         if self.feed is not None:
             self.feed.stop()
-        self.feed = Feed(self.client, me["code"], self._show)
+        self.feed = Feed(self.client, me["code"], self._show, min_interval=1.0)
         self._status()
         back = "Welcome back" if me["rejoined"] else "You joined"
         return f"{back}: you are {me['pseudonym']} in class {me['code']}."
