@@ -297,3 +297,20 @@ def test_pooled_counts_are_the_sum_of_distinct_acknowledged_batches(authority, b
             expected[k] += v
     snap = authority.snapshot(code)
     assert snap["counts"] == expected and snap["n"] == sum(expected)
+
+
+def test_snapshots_from_many_threads_never_count_a_batch_twice(authority):
+    import threading
+
+    code = open_sun(authority)
+    me = authority.join(code)
+    for b in range(50):
+        authority.contribute(me["token"], f"b{b}", {0: 1})
+    seen = []
+    threads = [threading.Thread(target=lambda: seen.append(authority.snapshot(code)["n"])) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [50] * 8
+    assert authority.me(me["token"])["n"] == 50

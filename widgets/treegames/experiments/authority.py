@@ -13,6 +13,7 @@ import hmac
 import io
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -137,6 +138,7 @@ class ExperimentAuthority:
         self.clock = clock
         self.source = Source(source)
         self._pools: dict[str, _Pool] = {}
+        self._pool_lock = threading.RLock()  # the HTTP mount reads from several threads: one pool update at a time
         self._seen: dict[str, int] = {}  # code -> the latest version written through this process
 
     def known_version(self, code: str) -> int | None:
@@ -270,7 +272,8 @@ class ExperimentAuthority:
         """Delete a round's results (batches, tournament blocks and games)."""
         for table in ("exp_batches", "exp_blocks", "exp_games"):
             cur.execute(f"DELETE FROM {table} WHERE round_id = ?", (round_id,))  # noqa: S608 - fixed names
-        self._pools.pop(round_id, None)
+        with self._pool_lock:
+            self._pools.pop(round_id, None)
 
     def new_round(self, teacher_code: str, code: str, kind: str | None = None,
                   settings: Mapping | None = None) -> dict:
@@ -431,11 +434,12 @@ class ExperimentAuthority:
         with self.store.transaction() as cur:
             member_id, code, pseudonym, shown = self._member(cur, token)
             rnd = self._round_row(cur, code)
-        pool = self._pool(code, rnd)
         domain = domain_for(rnd["kind"], rnd["settings"])
-        mine = pool.simulated.get(member_id, {})
-        physical = pool.physical.get(member_id, {})
-        games = sorted(i for i, (m, _s, _r) in pool.games.items() if m == member_id)
+        with self._pool_lock:
+            pool = self._pool(code, rnd)
+            mine = dict(pool.simulated.get(member_id, {}))
+            physical = dict(pool.physical.get(member_id, {}))
+            games = sorted(i for i, (m, _s, _r) in pool.games.items() if m == member_id)
         return {"code": code, "pseudonym": pseudonym, "shown": bool(shown), "round_no": rnd["round_no"],
                 "status": rnd["status"], "kind": rnd["kind"], "settings": rnd["settings"],
                 "counts": [mine.get(k, 0) for k in domain.outcomes], "n": sum(mine.values()),
@@ -591,9 +595,8 @@ class ExperimentAuthority:
             rnd = self._round_row(cur, code)
             cur.execute("SELECT member_id, pseudonym, shown FROM exp_members WHERE code = ?", (code,))
             shown = {m for m, _p, s in cur.fetchall() if s}
-        pool = self._pool(code, rnd)
-        pool.games = self._games(rnd["round_id"])
-        return [r for _i, (m, _s, r) in sorted(pool.games.items()) if m in shown]
+        games = self._games(rnd["round_id"])
+        return [r for _i, (m, _s, r) in sorted(games.items()) if m in shown]
 
     def _games(self, round_id: str) -> dict:
         """Every stored game of a round: index -> (member, source, record)."""
@@ -627,7 +630,7 @@ class ExperimentAuthority:
         return self.snapshot(code)
 
     def _pool(self, code: str, rnd: dict) -> _Pool:
-        """The round's tally, brought up to date with the batches stored since the last look."""
+        """The round's tally, brought up to date with the batches stored since the last look (hold _pool_lock)."""
         pool = self._pools.get(rnd["round_id"])
         if pool is None or pool.epoch != rnd["epoch"]:
             pool = self._pools[rnd["round_id"]] = _Pool(rnd["round_id"], rnd["epoch"])
@@ -653,16 +656,17 @@ class ExperimentAuthority:
             cur.execute("SELECT member_id, pseudonym, shown FROM exp_members WHERE code = ? ORDER BY joined",
                         (code,))
             members = cur.fetchall()
-        pool = self._pool(code, rnd)
         domain = domain_for(rnd["kind"], rnd["settings"])
         shown = {m for m, _p, s in members if s}
         out = {"code": code, "version": version, "round_no": round_no, "status": rnd["status"],
                "kind": domain.kind.value, "kind_label": domain.kind.label, "title": domain.title(),
                "settings": domain.settings()}
-        if isinstance(domain, Tournament):
-            out.update(_tournament_view(domain, pool, members, shown, everyone))
-            return out
-        out.update(_counts_view(domain, pool, members, shown, everyone, self.limits.trace_growth))
+        with self._pool_lock:
+            pool = self._pool(code, rnd)
+            if isinstance(domain, Tournament):
+                out.update(_tournament_view(domain, pool, members, shown, everyone))
+            else:
+                out.update(_counts_view(domain, pool, members, shown, everyone, self.limits.trace_growth))
         return out
 
 

@@ -29,6 +29,9 @@ MAX_BODY = 256 * 1024
 """The largest request body accepted (a batch of 1000 results is far smaller)."""
 
 _POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="experiments")
+_READS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="experiments-read")
+"""Snapshots and version checks run on their own threads, so a burst of batches never delays the projector."""
+READ_METHODS = frozenset({"snapshot", "version", "wait", "me", "records", "teacher_view"})
 
 
 class ExperimentHandler(web.RequestHandler):
@@ -67,7 +70,8 @@ class ExperimentHandler(web.RequestHandler):
             if method == "wait":
                 result = await self._wait(loop, **kwargs)
             else:
-                result = await loop.run_in_executor(_POOL, lambda: getattr(self.authority, method)(**kwargs))
+                pool = _READS if method in READ_METHODS else _POOL
+                result = await loop.run_in_executor(pool, lambda: getattr(self.authority, method)(**kwargs))
         except ExperimentError as err:
             return self._answer(400, {"error": type(err).__name__, "message": str(err)})
         except ValueError as err:  # the store's StoreUnavailable and friends are ValueErrors too
@@ -85,10 +89,10 @@ class ExperimentHandler(web.RequestHandler):
                 break
             if time.monotonic() - checked >= 1.0:  # writes from other processes: ask the store once a second
                 checked = time.monotonic()
-                if await loop.run_in_executor(_POOL, self.authority.version, code) != version:
+                if await loop.run_in_executor(_READS, self.authority.version, code) != version:
                     break
             await asyncio.sleep(0.05)
-        return await loop.run_in_executor(_POOL, self.authority.snapshot, code)
+        return await loop.run_in_executor(_READS, self.authority.snapshot, code)
 
 
 def routes(authority, key: str, prefix: str = "/treegames/api") -> list[tuple]:
