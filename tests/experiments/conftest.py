@@ -9,21 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from exp_helpers import TEACHER, Clock, InterimPostgresStore, InterimStore, PostgresServer  # noqa: E402
+from exp_helpers import TEACHER, Clock, PostgresServer, open_shared_store  # noqa: E402
 
 from treegames.experiments import ExperimentAuthority, Source  # noqa: E402
-
-
-def shared_store(url: str):
-    """The shared tables' store at ``url`` with the experiments' schema registered, or None before it lands."""
-    try:
-        from treegames.tables.store import open_store
-    except ImportError:
-        return None
-    from treegames.experiments import schema
-
-    schema.register()
-    return open_store(url)
 
 
 @pytest.fixture(scope="session")
@@ -41,9 +29,9 @@ def postgres():
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request, tmp_path):
-    """A fresh store on each backend: SQLite in a temporary folder, or a fresh PostgreSQL database."""
+    """The shared tables' store, fresh, on each backend: SQLite in a temporary folder, or a new PostgreSQL database."""
     if request.param == "sqlite":
-        s = shared_store(f"sqlite:///{tmp_path / 'treegames.sqlite3'}") or InterimStore(tmp_path / "treegames.sqlite3")
+        s = open_shared_store(f"sqlite:///{tmp_path / 'treegames.sqlite3'}")
     else:
         import psycopg
 
@@ -52,7 +40,7 @@ def store(request, tmp_path):
         with psycopg.connect(server.url, autocommit=True) as admin:
             admin.execute(f"CREATE DATABASE {name}")
         url = server.url.rsplit("/", 1)[0] + f"/{name}"
-        s = shared_store(url) or InterimPostgresStore(url)
+        s = open_shared_store(url)
     yield s
     s.close()
 

@@ -1,64 +1,19 @@
-"""Shared helpers for the class-experiment tests: the teacher code, an interim store, a hand-moved clock."""
+"""Shared helpers for the class-experiment tests: the teacher code, the shared store, servers, a hand-moved clock."""
 
 from __future__ import annotations
 
 import contextlib
-import sqlite3
-import threading
-
-from treegames.experiments.schema import STEPS
 
 TEACHER = "teacher-code-for-tests"
 
 
-class _Cursor:
-    """The contract's cursor: execute with '?' placeholders, fetchone, fetchall."""
+def open_shared_store(url: str):
+    """The shared tables' store at ``url`` (sqlite:///... or postgresql://...) with the experiments registered."""
+    from treegames.experiments import schema
+    from treegames.tables.store import open_store
 
-    def __init__(self, cur):
-        self.cur = cur
-
-    def execute(self, sql, params=()):
-        self.cur.execute(sql, params)
-        return self
-
-    def fetchone(self):
-        return self.cur.fetchone()
-
-    def fetchall(self):
-        return self.cur.fetchall()
-
-
-class InterimStore:
-    """Stand-in for treegames.tables.store until it lands: SQLite, one BEGIN IMMEDIATE transaction at a time."""
-
-    def __init__(self, path):
-        self.path = path
-        self.lock = threading.Lock()
-        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        with self.transaction() as cur:
-            cur.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER)")
-            cur.execute("SELECT version FROM schema_version WHERE component = 'experiments'")
-            row = cur.fetchone()
-            done = row[0] if row else 0
-            for step in STEPS[done:]:
-                cur.execute(step)
-            cur.execute("INSERT OR REPLACE INTO schema_version VALUES ('experiments', ?)", (len(STEPS),))
-
-    @contextlib.contextmanager
-    def transaction(self):
-        with self.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield _Cursor(self.conn.cursor())
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
-
-    def close(self):
-        self.conn.close()
-
+    schema.register()
+    return open_store(url)
 
 
 class Clock:
@@ -205,50 +160,3 @@ def _has_user(name: str) -> bool:
         return True
     except KeyError:
         return False
-
-
-class InterimPostgresStore:
-    """Stand-in for the tables' PostgreSQL store: psycopg 3, '?' placeholders turned into '%s'."""
-
-    def __init__(self, url: str):
-        import psycopg
-
-        self.lock = threading.Lock()
-        self.conn = psycopg.connect(url, autocommit=False)
-        with self.transaction() as cur:
-            cur.execute("CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER)")
-            cur.execute("SELECT version FROM schema_version WHERE component = 'experiments'")
-            row = cur.fetchone()
-            for step in STEPS[row[0] if row else 0:]:
-                cur.execute(step)
-            cur.execute("DELETE FROM schema_version WHERE component = 'experiments'")
-            cur.execute("INSERT INTO schema_version VALUES ('experiments', ?)", (len(STEPS),))
-
-    @contextlib.contextmanager
-    def transaction(self):
-        with self.lock:
-            try:
-                with self.conn.transaction():
-                    yield _PgCursor(self.conn.cursor())
-            finally:
-                pass
-
-    def close(self):
-        self.conn.close()
-
-
-class _PgCursor:
-    """The contract's cursor over psycopg: '?' placeholders."""
-
-    def __init__(self, cur):
-        self.cur = cur
-
-    def execute(self, sql, params=()):
-        self.cur.execute(sql.replace("?", "%s"), params)
-        return self
-
-    def fetchone(self):
-        return self.cur.fetchone()
-
-    def fetchall(self):
-        return self.cur.fetchall()

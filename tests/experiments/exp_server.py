@@ -3,8 +3,7 @@
     python exp_server.py PORT STORE_URL_OR_PATH KEY TEACHER_CODE
 
 Serves ``/treegames/api/experiments/<method>`` on 127.0.0.1:PORT (the same routes the class server
-mounts) and prints "ready" once listening.  It uses the shared tables' store when it is installed
-(``treegames.tables.store.open_store``), else the interim SQLite store of exp_helpers.
+mounts) and prints "ready" once listening, over the shared tables' store (``treegames.tables.store``).
 """
 
 from __future__ import annotations
@@ -18,19 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def open_any_store(where: str):
-    """The tables store when it exists (SQLite path or postgresql:// URL), else the interim SQLite store."""
-    try:
-        from treegames.tables.store import open_store
+    """The shared tables' store: a SQLite path, or a postgresql:// URL."""
+    from exp_helpers import open_shared_store
 
-        from treegames.experiments import schema
-
-        schema.register()
-        url = where if "://" in where else f"sqlite:///{Path(where).resolve()}"
-        return open_store(url)
-    except ImportError:
-        from exp_helpers import InterimPostgresStore, InterimStore
-
-        return InterimPostgresStore(where) if where.startswith("postgresql://") else InterimStore(where)
+    return open_shared_store(where if "://" in where else f"sqlite:///{Path(where).resolve()}")
 
 
 async def main(port: int, where: str, key: str, teacher: str) -> None:

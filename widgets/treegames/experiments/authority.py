@@ -8,8 +8,6 @@ See the package docstring for rounds, idempotent batches, privacy and retention.
 from __future__ import annotations
 
 import csv
-import hashlib
-import hmac
 import io
 import json
 import secrets
@@ -20,7 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .. import core
-from . import stats
+from ..tables import codes
+from . import schema, stats
 from .errors import (
     BadMember,
     BadSettings,
@@ -34,12 +33,8 @@ from .kinds import Domain, Kind, Source, Tournament, domain_for, record_from_jso
 from .limits import Limits
 from .pseudonyms import new_pseudonym
 
-__all__ = ["ExperimentAuthority", "Status", "CODE_ALPHABET", "new_code", "token_hash"]
+__all__ = ["ExperimentAuthority", "Status", "new_code", "token_hash"]
 
-CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
-"""Class codes use no ambiguous letters or digits (no 0/O, 1/I/L, 2/Z, 5/S, 8/B)."""
-
-CODE_LENGTH = 5
 CHANNEL = "experiments"
 """The store's change-notice channel for class experiments."""
 MAX_BATCH_ID = 64
@@ -55,20 +50,21 @@ class Status:
 
 
 def new_code() -> str:
-    """A fresh class code such as 'K7MPX'."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    """A fresh class code (the shared tables' join codes: 6 symbols, no ambiguous letters)."""
+    return codes.new_code()
 
 
 def token_hash(token: str) -> str:
-    """What the store keeps of a student's token (never the token itself)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    """What the store keeps of a student's token (never the token itself): the shared tables' SHA-256."""
+    return codes.token_hash(token)
 
 
 def _clean_code(code: object) -> str:
     """A class code as typed (spaces and case forgiven), else NoSuchRound."""
-    if not isinstance(code, str) or len(code) > MAX_CODE:
+    clean = codes.normal_code(code)
+    if not clean or len(clean) > MAX_CODE:
         raise NoSuchRound("that is not a class code: ask your teacher for the code on the projector")
-    return code.strip().upper().replace(" ", "").replace("-", "")
+    return clean
 
 
 def _check_batch_id(batch_id: object) -> str:
@@ -130,10 +126,12 @@ class _Pool:
 class ExperimentAuthority:
     """One authority per process over the shared store; any number of processes may share the store."""
 
-    def __init__(self, store, teacher_code: str | Callable[[str], bool], limits: Limits | None = None,
+    def __init__(self, store, teacher_code: str | Callable[[str], bool] | None = None, limits: Limits | None = None,
                  clock: Callable[[], float] = time.time, source: Source = Source.LOCAL):
+        schema.register()  # the experiments' tables live in the same store, migrated on its next transaction
         self.store = store
-        self._teacher = teacher_code
+        # the class server's teacher code (make serve prints it), shared with the tables' teacher overview
+        self._teacher = teacher_code if teacher_code is not None else codes.teacher_code(store.data_dir)
         self.limits = limits or Limits()
         self.clock = clock
         self.source = Source(source)
@@ -152,7 +150,7 @@ class ExperimentAuthority:
         if callable(self._teacher):
             ok = isinstance(code, str) and self._teacher(code)
         else:
-            ok = isinstance(code, str) and hmac.compare_digest(code.encode(), self._teacher.encode())
+            ok = codes.same_code(code, self._teacher)
         if not ok:
             raise NotTeacher("only the teacher can do that: the teacher code is wrong")
 
@@ -178,7 +176,7 @@ class ExperimentAuthority:
 
     def _member(self, cur, token: object) -> tuple:
         """(member_id, code, pseudonym, shown) for a student token, else BadMember."""
-        if not isinstance(token, str) or not 10 <= len(token) <= 100:
+        if not token_hash(token):
             raise BadMember("your place in the class experiment was not found: join again with the class code")
         cur.execute("SELECT member_id, code, pseudonym, shown FROM exp_members WHERE token_hash = ?",
                     (token_hash(token),))
@@ -422,7 +420,7 @@ class ExperimentAuthority:
             taken = {row[0] for row in cur.fetchall()}
             if len(taken) >= self.limits.members_per_class:
                 raise ClassFull(f"this class experiment already has {self.limits.members_per_class} students")
-            token = secrets.token_urlsafe(24)
+            token = codes.new_token()
             pseudonym = new_pseudonym(taken)
             cur.execute("INSERT INTO exp_members (member_id, token_hash, code, pseudonym, shown, joined, seen) "
                         "VALUES (?, ?, ?, ?, 1, ?, ?)", (secrets.token_hex(8), token_hash(token), code, pseudonym,
