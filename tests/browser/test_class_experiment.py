@@ -79,7 +79,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     teacher.locator(".treegames-exp-teacher input[type=password]").fill(TEACHER, timeout=120_000)
     teacher.get_by_role("button", name="Open a round").click()
     code = teacher.locator(".exp-code").inner_text(timeout=30_000).strip()
-    assert len(code) == 5
+    assert len(code) == 6
     assert teacher.locator(".treegames-exp-teacher svg").count() >= 1  # the QR code, inline
     harness.screenshot(teacher, "class-experiment-teacher-1920")
 
