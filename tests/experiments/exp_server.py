@@ -26,12 +26,12 @@ def open_any_store(where: str):
 async def main(port: int, where: str, key: str, teacher: str) -> None:
     from tornado import web
 
-    from treegames.experiments import ExperimentAuthority, Source
-    from treegames.experiments.http import routes
+    from treegames.experiments import Source
+    from treegames.experiments.http import routes_for_store
 
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
-    authority = ExperimentAuthority(open_any_store(where), teacher, source=Source.CLASS_KERNEL)
-    app = web.Application(routes(authority, key))
+    app = web.Application(routes_for_store(open_any_store(where), key, teacher_code=teacher,
+                                           source=Source.CLASS_KERNEL.value))
     app.listen(port, address="127.0.0.1")
     print("ready", flush=True)
     await asyncio.Event().wait()

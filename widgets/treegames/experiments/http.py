@@ -99,3 +99,17 @@ def routes(authority, key: str, prefix: str = "/treegames/api") -> list[tuple]:
     """The tornado routes of the experiments under ``prefix`` (one line in treegames.tables.http.routes)."""
     return [(rf"{prefix.rstrip('/')}/experiments/([a-z_]+)", ExperimentHandler,
              {"authority": authority, "key": key})]
+
+
+def routes_for_store(store, key: str, prefix: str = "/treegames/api", source: str = "class-kernel",
+                     teacher_code: str | None = None) -> list[tuple]:
+    """The experiments' routes over the shared store: the one line ``treegames.tables.http.routes`` adds.
+
+    ``source`` records which client type the batches come from: ``"class-kernel"`` on the class server,
+    ``"hub-kernel"`` for the JupyterHub service (students there can run code).  The teacher code defaults
+    to the class server's (``treegames.tables.codes.teacher_code`` in the store's data folder).
+    """
+    from .authority import ExperimentAuthority
+    from .kinds import Source
+
+    return routes(ExperimentAuthority(store, teacher_code, source=Source(source)), key, prefix)
