@@ -1,0 +1,151 @@
+"""Class experiments in Chromium: a teacher page and three student pages on a real class server.
+
+Students roll; the projector's pooled histogram and n change to the exact expected counts (each
+student's generator is seeded by the test-only seed and their pseudonym, so the counts are known).
+Then a class tournament split over the three students equals the single-machine run of treegames.lab.
+Screenshots: the projector at 1920 x 1080, a student's box at 420 px.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import harness
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
+from exp_helpers import KEY, TEACHER, ExperimentServer  # noqa: E402
+
+from treegames.experiments import domain_for, student_rng  # noqa: E402
+from treegames.lab import TournamentSpec, play_games  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TEST_SEED = "browser-class"
+STUDENT_PAGE = "aspens/sun-die-probability.ipynb"
+JOIN_CELL = "from treegames.ui.experiments import JoinBox\n\nJoinBox()"
+
+
+def class_root(tmp_path: Path) -> Path:
+    """A small notebook root served with preheated kernels, as make serve does: the teacher page, the landing
+    page and the Sun die lesson (the real one when its Join box is there, else a page holding only the box)."""
+    import nbformat
+
+    root = tmp_path / "notebooks"
+    for page in ("class/experiment.ipynb", "index.ipynb"):
+        (root / page).parent.mkdir(parents=True, exist_ok=True)
+        (root / page).write_bytes((harness.NOTEBOOKS / page).read_bytes())
+    lesson = harness.NOTEBOOKS / STUDENT_PAGE
+    (root / STUDENT_PAGE).parent.mkdir(parents=True, exist_ok=True)
+    if "JoinBox" in lesson.read_text():
+        (root / STUDENT_PAGE).write_bytes(lesson.read_bytes())
+    else:
+        nb = nbformat.v4.new_notebook()
+        nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+        nb.cells = [nbformat.v4.new_markdown_cell("# Join"), nbformat.v4.new_code_cell(JOIN_CELL)]
+        (root / STUDENT_PAGE).write_text(nbformat.writes(nb))
+    return root
+
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    """An experiment server and a class server whose kernels reach it (and seed students for the test)."""
+    tmp = tmp_path_factory.mktemp("class-experiment")
+    experiments = ExperimentServer(tmp / "treegames.sqlite3")
+    root, page = class_root(tmp), STUDENT_PAGE
+    import os
+
+    env = dict(os.environ, TREEGAMES_TABLES_URL=experiments.url, TREEGAMES_TABLES_KEY=KEY,
+               TREEGAMES_TEST_RNG_SEED=TEST_SEED, PYTHONPATH=str(harness.ROOT / "widgets"))
+    server = harness.start_class_server(root, preheat=True, env=env)
+    yield server, experiments, page
+    server.stop()
+    experiments.stop()
+    assert server.alive_pids() == []
+
+
+def summary_count(page, outcome: int) -> int:
+    return int(page.locator(f".treegames-exp-summary .exp-count[data-outcome='{outcome}']").inner_text())
+
+
+def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom, browser):
+    server, experiments, student_page = classroom
+    teacher = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    errors: list[str] = []
+    teacher.on("pageerror", lambda e: errors.append(str(e)))
+    teacher.goto(f"{server.base}/voila/render/class/experiment.ipynb", timeout=120_000)
+    teacher.locator(".treegames-exp-teacher input[type=password]").fill(TEACHER, timeout=120_000)
+    teacher.get_by_role("button", name="Open a round").click()
+    code = teacher.locator(".exp-code").inner_text(timeout=30_000).strip()
+    assert len(code) == 6
+    assert teacher.locator(".treegames-exp-teacher svg").count() >= 1  # the QR code, inline
+    harness.screenshot(teacher, "class-experiment-teacher-1920")
+
+    domain = domain_for("sun-die", {"stacks": [4, 3, 2]})
+    expected = [0] * len(domain.outcomes)
+    students = []
+    for i, clicks in enumerate((1, 2, 3)):
+        context = browser.new_context(viewport={"width": 420, "height": 900})
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/voila/render/{student_page}", timeout=120_000)
+        box = page.locator(".treegames-exp-join")
+        box.locator("input[type=text]").first.fill(code, timeout=120_000)
+        box.get_by_role("button", name="Join").click()
+        welcome = box.get_by_text("You joined").inner_text(timeout=30_000)
+        pseudonym = welcome.split("you are ")[1].split(" in class")[0]
+        rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
+        for _ in range(clicks):
+            box.get_by_role("button", name="Roll 10", exact=True).click()
+            page.wait_for_function("n => document.querySelector('.exp-mine')?.textContent.trim() === String(n)",
+                                   arg=(_ + 1) * 10, timeout=30_000)
+            for k, c in domain.simulate(rng, 10).items():
+                expected[domain.outcomes.index(k)] += c
+        students.append((page, box, pseudonym))
+        if i == 0:
+            box.scroll_into_view_if_needed()
+            harness.screenshot(page, "class-experiment-student-420")
+
+    teacher.wait_for_function("n => document.querySelector('.treegames-exp-summary .exp-n')?.textContent === n",
+                              arg=str(sum(expected)), timeout=30_000)
+    assert [summary_count(teacher, k) for k in domain.outcomes] == expected
+    assert teacher.locator(".treegames-exp-summary .exp-students").inner_text() == "3"
+    assert experiments.client().snapshot(code=code)["counts"] == expected
+    stats = harness.wait_for_drawing(teacher, index=0, min_inked=50_000)
+    assert stats["width"] == 1880
+    teacher.locator(".treegames-exp-projector").scroll_into_view_if_needed()
+    teacher.locator(".treegames-exp-projector canvas").first.screenshot(
+        path=str(harness.ARTIFACTS / "screenshots" / "class-experiment-projector-1920.png"))
+
+    # leaving and coming back: the student's own link opens a new kernel with the same pseudonym and tally
+    page, box, name = students[2]
+    link = box.get_by_role("link", name=f"Your link to come back as {name}").get_attribute("href")
+    page.context.close()
+    back = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+    back.goto(f"{server.base}/voila/render/{student_page}{link}", timeout=120_000)
+    back_box = back.locator(".treegames-exp-join")
+    assert f"Welcome back: you are {name}" in back_box.get_by_text("Welcome back").inner_text(timeout=60_000)
+    assert back.locator(".exp-mine").inner_text() == "30"
+    students[2] = (back, back_box, name)
+
+    # the class tournament: a new round of the same class; each student plays one block of seeds
+    teacher.locator(".treegames-exp-teacher select").first.select_option(label="A class tournament")
+    teacher.get_by_label("Games:").fill("12")
+    teacher.get_by_label("Per block:").fill("4")
+    teacher.get_by_label("Seed:").fill("5")
+    teacher.get_by_role("button", name="New round").click()
+    teacher.get_by_text("Round 2 is open").wait_for(timeout=30_000)
+    for _page, box, _name in students:
+        box.get_by_role("button", name="Play my block of games").click(timeout=30_000)
+        box.get_by_text("new games counted").wait_for(timeout=60_000)
+    teacher.wait_for_function("() => document.querySelector('.treegames-exp-summary .exp-games')?.textContent"
+                              " === '12'", timeout=30_000)
+    spec = TournamentSpec("aspens", ("greedy", "random"), games=12, seed=5)
+    pooled = experiments.client().records(code=code)
+    assert [(r["index"], r["scores"], r["winners"], r["first"]) for r in pooled] == \
+        [(r.index, list(r.scores), list(r.winners), r.first) for r in play_games(spec, 0, 12)]
+    teacher.locator(".treegames-exp-projector canvas").first.screenshot(
+        path=str(harness.ARTIFACTS / "screenshots" / "class-experiment-tournament-1920.png"))
+    assert errors == []
