@@ -40,7 +40,7 @@ def test_the_command_line_form_reads_back_as_the_same_configuration():
     assert config.ServerApp.kernel_websocket_connection_class == settings.CONNECTION_CLASS
     # Values stay strings until a trait reads them (the JupyterHub test runs a real server on them).
     assert int(config.GuardedKernelConnection.max_comm_opens) == LIMITS.max_comm_opens
-    assert json.loads(str(config.ServerApp.tornado_settings)) == settings.tornado_settings()
+    assert json.loads(str(config.ServerApp.tornado_settings)) == settings.server_tornado_settings()
     assert int(config.BoundedKernelManager.max_kernels) == LIMITS.max_kernels_per_user
 
 
@@ -79,6 +79,10 @@ def test_binder_and_the_hub_use_the_class_servers_page_template():
     config = KVArgParseConfigLoader(settings.server_args()).load_config()
     assert config.VoilaConfiguration.template == settings.TEMPLATE
     assert "settings install-template" in (ROOT / "binder" / "postBuild").read_text()
+    # Voila as a server extension would load MathJax from cdnjs; standalone Voila (the class server) loads none.
+    assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_url"] is None
+    assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_config"] is None
+    assert json.loads(str(config.ServerApp.tornado_settings))["mathjax_url"] is None
 
 
 def test_install_template_copies_the_template_that_drops_the_cdn_links(tmp_path):

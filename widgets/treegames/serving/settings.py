@@ -104,6 +104,17 @@ def tornado_settings() -> dict:
     return {"websocket_max_message_size": LIMITS.max_message_bytes + 4096}
 
 
+def server_tornado_settings() -> dict:
+    """A user's server (Binder, hub): the websocket size limit, and no MathJax from a public CDN.
+
+    Standalone Voila leaves ``mathjax_url`` and ``mathjax_config`` unset (None), and its page script then
+    loads no MathJax; as a server extension the config falls back to a default string and the script then
+    fetches MathJax from cdnjs.cloudflare.com. Both None make the two the same page. (JupyterLab's own
+    pages are not affected: they bring their own default.)
+    """
+    return {**tornado_settings(), "mathjax_url": None, "mathjax_config": None}
+
+
 def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
     """Configuration of the standalone Voilà server (``make serve``), as a traitlets config dict."""
     pools = {"default": {"pool_size": DEFAULT_POOL_SIZE}}
@@ -130,7 +141,7 @@ def server_config() -> dict:
     return {
         "ServerApp": {"kernel_websocket_connection_class": CONNECTION_CLASS,
                       "kernel_manager_class": KERNEL_MANAGER_CLASS,
-                      "tornado_settings": tornado_settings()},
+                      "tornado_settings": server_tornado_settings()},
         "VoilaConfiguration": {"show_tracebacks": False, "template": TEMPLATE},
         "VoilaExecutor": executor_config(),
         "MappingKernelManager": culling_config(),
