@@ -5,7 +5,9 @@ Use it as it is (``jupyterhub -f deploy/jupyterhub_config.py``) or drop it into 
 
 * Each user's server is jupyter_server with Voila as its extension, configured by
   ``treegames.serving.settings.server_args()``: the checked kernel websocket, at most 10 kernels per
-  user, Voila's longer output timeout, idle kernels stopped after 15 minutes.
+  user, Voila's longer output timeout, idle kernels stopped after 15 minutes, and the class server's
+  page template (no stylesheet from a public CDN: a school hub behind a firewall is offline too),
+  found through the JUPYTER_PATH each user's server is given.
 * The default URL is the landing dashboard, so a student who logs in sees the games, not JupyterLab.
 * Resource limits per user (memory, CPU) where the spawner enforces them (TLJH's systemd spawner and
   Kubernetes' KubeSpawner do; a plain local process spawner does not), a cap on servers running at once
@@ -27,7 +29,7 @@ Environment (all optional; the loopback test sets them):
 import os
 import sys
 
-from treegames.serving.settings import server_args
+from treegames.serving.settings import jupyter_path, server_args
 
 c = get_config()  # noqa: F821 -- JupyterHub provides it
 
@@ -44,6 +46,7 @@ c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 c.Spawner.notebook_dir = env("TREEGAMES_NOTEBOOKS", "/srv/treegames/notebooks")
 c.Spawner.default_url = "/voila/render/index.ipynb"
 c.Spawner.args = server_args()
+c.Spawner.environment = {"JUPYTER_PATH": jupyter_path(env("JUPYTER_PATH", ""))}  # where the page template is
 
 # Resource limits.
 c.Spawner.mem_limit = "2G"  # ten kernels of about 100 MB and the server itself, with room

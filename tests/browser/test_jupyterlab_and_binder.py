@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -58,20 +59,40 @@ def binder_environment() -> tuple[str, dict]:
     return str(python), env
 
 
+def block_off_server(context) -> list[str]:
+    """Abort every request that leaves the loopback server; the list fills with the URLs that tried."""
+    blocked: list[str] = []
+
+    def only_loopback(route):
+        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_loopback)
+    return blocked
+
+
 @pytest.mark.slow
-def test_binder_urlpath_opens_the_dashboard(browser):
+def test_binder_urlpath_opens_the_dashboard_with_no_request_off_the_server(browser):
     python, env = binder_environment()
     config = json.loads((Path(env["JUPYTER_CONFIG_DIR"]) / "jupyter_server_config.json").read_text())
     assert config["MappingKernelManager"]["cull_idle_timeout"] > 0, "postBuild turns on idle-kernel culling"
+    assert config["VoilaConfiguration"]["template"] == "treegames", "the class server's offline page template"
     check = subprocess.run([python, "-c", "import treegames, sys; print(treegames.__file__)"],
                            capture_output=True, text=True, check=True, cwd="/")
     assert "site-packages" in check.stdout, "the Binder env must use its own installed copy"
     server = harness.start_jupyter("server", python=python, env=env)
     try:
         context = browser.new_context(viewport=harness.VIEWPORT)
+        blocked = block_off_server(context)
         page = context.new_page()
         stats = harness.open_dashboard(page, server, NOTEBOOK, prefix="/voila/render/")
         assert stats["inked"] > 50_000
+        # Voila's stock lab template links two Font Awesome stylesheets from a CDN; ours drops them.
+        assert "cdn.jsdelivr.net" not in page.content()
+        assert blocked == [], f"the Binder page asked the network for {blocked}"
         harness.screenshot(page, "binder-board")
         context.close()
     finally:

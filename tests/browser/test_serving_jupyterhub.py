@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from urllib.parse import urlparse
 
 import pytest
 
@@ -55,10 +56,26 @@ def hub(tmp_path_factory):
     assert server.alive_pids() == [], "the hub, its proxy, a user's server or a kernel survived"
 
 
+def block_off_server(context) -> list[str]:
+    """Abort every request that leaves the loopback hub; the list fills with the URLs that tried."""
+    blocked: list[str] = []
+
+    def only_loopback(route):
+        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_loopback)
+    return blocked
+
+
 @pytest.mark.slow
 def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser, hub):
     for user in ("ada", "ben", "chloe"):
         context = browser.new_context(viewport=harness.VIEWPORT)
+        blocked = block_off_server(context)  # a school hub behind a firewall is offline too
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda err, errors=errors: errors.append(str(err)))
@@ -78,6 +95,8 @@ def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser
         assert harness.time_to_redraw(page, None, 300, 300) >= 0, "a click on the board redraws it"
         harness.screenshot(page, f"hub-{user}-board")
         assert not [e for e in errors if "Traceback" in e]
+        assert "cdn.jsdelivr.net" not in page.content(), "the class server's page template, not Voila's stock one"
+        assert blocked == [], f"the hub's pages asked the network for {blocked}"
         context.close()
     log = hub.log_path.read_text(errors="replace")
     assert "idle-culler" in log, "the idle culler runs as a hub service"

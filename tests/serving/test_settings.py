@@ -40,7 +40,7 @@ def test_the_command_line_form_reads_back_as_the_same_configuration():
     assert config.ServerApp.kernel_websocket_connection_class == settings.CONNECTION_CLASS
     # Values stay strings until a trait reads them (the JupyterHub test runs a real server on them).
     assert int(config.GuardedKernelConnection.max_comm_opens) == LIMITS.max_comm_opens
-    assert json.loads(str(config.ServerApp.tornado_settings)) == settings.tornado_settings()
+    assert json.loads(str(config.ServerApp.tornado_settings)) == settings.server_tornado_settings()
     assert int(config.BoundedKernelManager.max_kernels) == LIMITS.max_kernels_per_user
 
 
@@ -68,3 +68,44 @@ def test_serving_the_network_says_what_it_exposes_and_loopback_says_it_does_not(
     assert "Only this computer" in exposure_note("127.0.0.1", 8866)
     note = exposure_note("0.0.0.0", 8866)
     assert "no password" in note and "8866" in note and str(LIMITS.max_kernels) in note
+
+
+# ---------------------------------------------------------------- one page template everywhere (issue 18)
+
+
+def test_binder_and_the_hub_use_the_class_servers_page_template():
+    assert settings.server_config()["VoilaConfiguration"]["template"] == settings.TEMPLATE
+    assert settings.voila_config()["VoilaConfiguration"]["template"] == settings.TEMPLATE
+    config = KVArgParseConfigLoader(settings.server_args()).load_config()
+    assert config.VoilaConfiguration.template == settings.TEMPLATE
+    assert "settings install-template" in (ROOT / "binder" / "postBuild").read_text()
+    # Voila as a server extension would load MathJax from cdnjs; standalone Voila (the class server) loads none.
+    assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_url"] is None
+    assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_config"] is None
+    assert json.loads(str(config.ServerApp.tornado_settings))["mathjax_url"] is None
+
+
+def test_install_template_copies_the_template_that_drops_the_cdn_links(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "treegames.serving.settings", "install-template", str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    target = tmp_path / "voila" / "templates" / settings.TEMPLATE
+    assert Path(out) == target
+    source = settings.TEMPLATE_ROOT / "voila" / "templates" / settings.TEMPLATE
+    assert sorted(p.name for p in target.iterdir()) == sorted(p.name for p in source.iterdir())
+    assert "fontawesome" in (target / "index.html.j2").read_text(), "the template names the links it drops"
+    settings.install_template(tmp_path)  # a second run (a Binder rebuild) overwrites in place
+
+
+def test_the_template_root_comes_first_on_jupyter_path_once():
+    root = str(settings.TEMPLATE_ROOT)
+    assert settings.jupyter_path("") == root
+    assert settings.jupyter_path(f"/a:{root}:/b").split(":") == [root, "/a", "/b"]
+
+
+def test_the_hub_gives_each_users_server_the_template_on_its_jupyter_path(monkeypatch):
+    monkeypatch.setenv("JUPYTER_PATH", "/srv/extra")
+    c = Config()
+    code = (ROOT / "deploy" / "jupyterhub_config.py").read_text()
+    exec(compile(code, "jupyterhub_config.py", "exec"), {"get_config": lambda: c, "__name__": "config"})
+    assert c.Spawner.environment["JUPYTER_PATH"].split(":") == [str(settings.TEMPLATE_ROOT), "/srv/extra"]
+    assert f"--VoilaConfiguration.template={settings.TEMPLATE}" in c.Spawner.args

@@ -377,7 +377,7 @@ def test_the_lesson_correlation_is_computed_exactly_by_the_engine():
     assert production_covariance(4, 3) == pytest.approx(1 / 6) and production_covariance(4, 3).denominator == 6
     assert production_correlation(4, 3) == pytest.approx(math.sqrt(0.5), abs=1e-12)
     assert production_correlation(4, 4) == pytest.approx(1.0)
-    assert production_correlation(7, 3) == 0.0, "a certain event has no correlation"
+    assert production_correlation(7, 3) is None, "a certain event does not vary: its correlation is undefined"
     lesson = json.load(open("notebooks/aspens/sun-die-probability.ipynb"))
     text = "".join("".join(c["source"]) for c in lesson["cells"])
     assert "perfectly correlated**" not in text and "production_correlation(4, 3)" in text

@@ -388,3 +388,57 @@ def test_a_text_box_takes_at_most_a_dozen_spaces():
     assert len(parse_stacks(", ".join(["2"] * odds_view.MAX_SPACES))) == odds_view.MAX_SPACES
     with pytest.raises(ValueError, match="at most"):
         parse_stacks(", ".join(["2"] * (odds_view.MAX_SPACES + 1)))
+
+
+# ---------------------------------------------------------------- sentences that follow the numbers (issue 18)
+
+
+def test_the_rounding_note_says_4_and_7_have_no_decimals_and_3_and_6_round_down():
+    text = odds_view.rounding_note_html()
+    assert "For 4 and 7 trees the exact percentage is a whole number" in text
+    assert "For 3 and 6 trees they agree because the decimals are below one half" in text
+    assert "For 2 and 5 trees the decimals are one half or more" in text
+
+
+def test_the_variance_of_5_1_1_is_the_sum_of_its_spaces_variances_and_3_3_1_is_not():
+    assert variance_gain([5, 1, 1]) == sum(variance_gain([h]) for h in (5, 1, 1))
+    assert variance_gain([3, 3, 1]) > sum(variance_gain([h]) for h in (3, 3, 1))
+    text = odds_view.variance_sum_html([[5, 1, 1], [3, 3, 1]])
+    five, three = text.split("</li>")[:2]
+    assert "the same" in five and "more than the sum" in three
+
+
+@pytest.mark.parametrize("a,b", [(7, 3), (1, 4), (0, 0), (9, 9), (4, 7)])
+def test_correlation_with_a_space_that_never_varies_is_undefined(a, b):
+    from treegames.aspens.odds import production_correlation
+
+    assert production_correlation(a, b) is None
+    assert odds_view.correlation_text(a, b).startswith("undefined")
+
+
+@pytest.mark.parametrize("h", [2, 3, 4, 5, 6])
+def test_two_stacks_of_the_same_height_2_to_6_have_correlation_one(h):
+    from treegames.aspens.odds import production_correlation
+
+    assert production_correlation(h, h) == pytest.approx(1.0)
+
+
+def test_the_reach_table_shows_every_pattern_with_its_wind_faces():
+    text = odds_view.reach_table_html()
+    assert text.count("<tr data-key=") == 12
+    assert "E, NE (side by side)" in text and "4 of 6" in text and "E, W (opposite)" in text
+
+
+def test_the_reach_census_counts_a_seeded_game_and_says_how_many_are_above_one_half():
+    text = odds_view.reach_census_html(seed=1)
+    assert "<b>55</b> of them" in text and "293 empty neighbours" in text
+
+
+def test_the_sun_die_lesson_drops_the_false_sentences():
+    import json
+
+    lesson = json.load(open("notebooks/aspens/sun-die-probability.ipynb"))
+    text = "".join("".join(c["source"]) for c in lesson["cells"])
+    assert "For 3, 4 and 6 trees both methods agree" not in text and "rounding_note_html()" in text
+    assert "The variance is *not* the sum" not in text and "variance_sum_html(" in text
+    assert "are perfectly correlated" not in text and "correlation_text(a, b)" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction
 
@@ -248,3 +249,103 @@ def test_every_players_pool_is_consistent_in_random_positions(seed, players, ste
         pool = odds.pool_for(state, p)  # raises on any card-count mismatch
         for draws in range(0, min(3, pool.most_draws) + 1):
             assert sum(odds.hits_distribution(pool, odds.is_disaster, draws).values()) == 1
+
+
+# ---------------------------------------------------------------- the card-odds lesson's sentences (issue 18)
+
+
+def lesson_position():
+    """The card-odds lesson's section 1 position: the table's view, fitting trees, the Regroup size."""
+    from treegames.ui.mighty_trees.odds_views import first_regroup
+
+    state = first_regroup(seed=1, players=3, draws=2)
+    t, w = state.conditions()
+    return state, odds.pool_for(state), odds.fits_habitat(t, w)
+
+
+def test_the_lesson_gap_is_zero_at_one_card_peaks_at_three_then_shrinks():
+    _state, pool, fits = lesson_position()
+    n, k = len(pool.unknown), pool.count(fits)
+    gaps = odds.replacement_gaps(n, k, 6)
+    assert [round(float(g * 100), 2) for g in gaps] == [0.0, 0.41, 0.59, 0.57, 0.45, 0.32]
+    sentence = odds.gap_sentence(n, k, 6)
+    assert "With 1 card the two chances are exactly equal" in sentence
+    assert "largest, 0.59 points, at 3 cards, then shrinks to 0.32 points at 6 cards" in sentence
+    assert "grows as you draw a larger share" not in sentence
+
+
+@pytest.mark.parametrize("population,successes,most", [(10, 3, 8), (62, 32, 6), (30, 1, 10), (12, 12, 5)])
+def test_the_gap_sentence_names_the_largest_gap_it_computes(population, successes, most):
+    gaps = odds.replacement_gaps(population, successes, most)
+    sentence = odds.gap_sentence(population, successes, most)
+    assert gaps[0] == 0, "one draw is the same with or without replacement"
+    if max(gaps) > 0:
+        peak = max(range(most), key=lambda i: gaps[i]) + 1
+        assert f"{float(gaps[peak - 1] * 100):.2f} points, at {peak} cards" in sentence
+    else:
+        assert "exactly equal" in sentence and "higher" not in sentence
+
+
+def test_the_band_of_200_regroups_holds_95_percent_and_the_old_seeded_run_falls_outside():
+    _state, pool, fits = lesson_position()
+    p = odds.chance_of_hit(pool, fits, 2)
+    band = odds.simulation_band(p, 200)
+    assert band.coverage >= Fraction(95, 100)
+    assert band.low <= p * 200 <= band.high
+    assert not band.holds(139), "the old fixed seed showed 139 of 200 (69.5%) against an exact 77.0%"
+    # quantile definition: at most 2.5% below the band, at most 2.5% above it, and the band cannot shrink
+    pmf = [Fraction(math.comb(200, i)) * p**i * (1 - p) ** (200 - i) for i in range(201)]
+    assert sum(pmf[: band.low]) <= Fraction(1, 40) < sum(pmf[: band.low + 1])
+    assert sum(pmf[band.high + 1:]) <= Fraction(1, 40) < sum(pmf[band.high:])
+    assert band.coverage == sum(pmf[band.low: band.high + 1])
+
+
+def test_about_95_percent_of_simulated_runs_of_200_land_in_the_band():
+    _state, pool, fits = lesson_position()
+    p = odds.chance_of_hit(pool, fits, 2)
+    band = odds.simulation_band(p, 200)
+    rng = random.Random(18)
+    runs = 300
+    inside = sum(band.holds(200 - odds.simulate_hits(pool, fits, 2, rng, 200).get(0, 0)) for _ in range(runs))
+    assert 0.91 * runs <= inside <= 0.99 * runs
+
+
+def test_band_edges_for_certain_and_impossible_chances_and_bad_levels():
+    assert odds.simulation_band(Fraction(0), 50) == odds.Band(50, 0, 0, Fraction(1), Fraction(95, 100))
+    assert (odds.simulation_band(Fraction(1), 50).low, odds.simulation_band(Fraction(1), 50).high) == (50, 50)
+    with pytest.raises(ValueError, match="level"):
+        odds.simulation_band(Fraction(1, 2), 10, Fraction(1))
+    with pytest.raises(ValueError, match="chance"):
+        odds.simulation_band(Fraction(3, 2), 10)
+
+
+def test_the_simulator_says_whether_its_run_is_inside_the_band():
+    from treegames.ui.mighty_trees.odds_views import DrawSimulator
+
+    state, pool, fits = lesson_position()
+    sim = DrawSimulator(state, fits, "fitting trees drawn", rng=random.Random(2024))
+    sim.run(200)
+    got = 200 - sim.counts.get(0, 0)
+    band = odds.simulation_band(odds.chance_of_hit(pool, fits, 2), 200)
+    word = "inside" if band.holds(got) else "outside"
+    assert f"between <b>{band.low}</b> and <b>{band.high}</b>" in sim.status.value
+    assert f"This run is <b>{word}</b>" in sim.status.value
+
+
+def test_the_card_odds_lesson_drops_the_false_sentences():
+    import json
+
+    lesson = json.load(open("notebooks/mighty_trees/card-odds.ipynb"))
+    text = "".join("".join(c["source"]) for c in lesson["cells"])
+    assert "grows as you draw a larger share of the pile" not in text and "odds.gap_sentence(" in text
+    assert "always a little **higher**" not in text
+    assert "until you are likely to hold one" not in text and "next *k* cards of the draw pile" in text
+    assert "random.Random(2024)" not in text and "band_text(" in text
+    assert "ratio_text(comb(N - K, k), comb(N, k))" in text
+
+
+def test_a_ratio_is_written_once_when_it_is_already_in_lowest_terms():
+    from treegames.ui.mighty_trees.odds_views import ratio_text
+
+    assert ratio_text(435, 1891) == "435/1891"
+    assert ratio_text(10, 20) == "10/20 = 1/2"

@@ -7,12 +7,20 @@ trees gained on one roll is the number of spaces whose height is at least the Su
 The spaces are *positively correlated*, not perfectly: the events are nested (when a
 shorter stack produces, every taller one does too), so two stacks of different
 heights have a correlation below 1 -- about 0.71 for stacks of 4 and 3
-(:func:`production_correlation`).  Only stacks of the same height, which produce on
-exactly the same faces, are perfectly correlated.
+(:func:`production_correlation`).  Two stacks of the same height produce on exactly
+the same faces; with 2 to 6 trees each their correlation is 1.  With 0-1 trees (never
+produces) or 7+ trees (always produces) a space does not vary at all, so its
+correlation with anything is undefined (``None``), not 0.
+
+The Wind die (3B Grow Out): an empty space can take a tree grown out from one of your
+spaces when the direction *from that space to it* is one of the three valid ones.  A
+space touched by several of your spaces is reached from several directions, so its
+chance is more than 1/2: :func:`reach_chance` (one space of a real position) and
+:func:`reach_table` (every pattern of touching directions).
 
 Also here: moments of any distribution, the "a die for each space" counterfactual
-the lesson compares against (not a rule of the game), the Wind chances, and Sun
-rolls sampled with an injected ``random.Random``.
+the lesson compares against (not a rule of the game), and Sun rolls sampled with an
+injected ``random.Random``.
 """
 
 from __future__ import annotations
@@ -44,6 +52,11 @@ __all__ = [
     "production_covariance",
     "production_correlation",
     "wind_valid_probability",
+    "touching_directions",
+    "reach_chance",
+    "ReachRow",
+    "reach_table",
+    "reach_census",
     "roll_sun",
 ]
 
@@ -158,12 +171,16 @@ def production_covariance(a: int, b: int) -> Fraction:
     return both - production_probability(a) * production_probability(b)
 
 
-def production_correlation(a: int, b: int) -> float:
-    """The correlation of two spaces' production on one Sun roll (0 when either is certain or impossible)."""
+def production_correlation(a: int, b: int) -> float | None:
+    """The correlation of two spaces' production on one Sun roll; None (undefined) when either never varies.
+
+    A space of 0-1 trees never produces and one of 7+ always does: its variance is 0,
+    so a correlation with it is 0/0, undefined.
+    """
     pa, pb = production_probability(a), production_probability(b)
     spread = pa * (1 - pa) * pb * (1 - pb)
     if spread == 0:
-        return 0.0
+        return None
     return float(production_covariance(a, b)) / math.sqrt(spread)
 
 
@@ -172,6 +189,71 @@ def wind_valid_probability(directions: Iterable[Direction]) -> Fraction:
     wanted = set(directions)
     hits = sum(1 for face in WIND_FACES if wanted & set(face.wind_directions()))
     return Fraction(hits, len(WIND_FACES))
+
+
+def touching_directions(board, owned: Iterable, space) -> frozenset[Direction]:
+    """The directions from each of the ``owned`` spaces that touch ``space`` into it (3B Grow Out)."""
+    mine = set(owned)
+    return frozenset(d for d in WIND_FACES if board.neighbor(space, d.turned(3)) in mine)
+
+
+def reach_chance(state, player: int, space) -> Fraction:
+    """The chance that ``player`` can grow out onto the empty ``space`` from a space they own now, this Wind roll.
+
+    It is reachable when the direction from at least one of the player's touching
+    spaces into it is valid (3B Grow Out).  Trees planted earlier in the same turn can
+    open further paths (a chain); this counts only the spaces owned before planting.
+    """
+    if state.owner(space) is not None or space not in state.board or state.board.is_water(space):
+        raise ValueError(f"3B Grow Out plants on an empty space; {space} is not one")
+    return wind_valid_probability(touching_directions(state.board, state.spaces(player), space))
+
+
+class ReachRow(NamedTuple):
+    """One pattern of touching directions (up to turning and mirroring) and its exact reach chance."""
+
+    touching: int
+    example: tuple[Direction, ...]
+    chance: Fraction
+    patterns: int  # how many of the 63 direction sets have this shape
+
+
+def _shape(directions: frozenset[Direction]) -> tuple[int, ...]:
+    """A canonical form of a set of directions under the hex's turns and mirror images."""
+    order = list(Direction)
+    forms = []
+    for mirror in (False, True):
+        idx = [(-order.index(d)) % 6 if mirror else order.index(d) for d in directions]
+        for turn in range(6):
+            forms.append(tuple(sorted((i + turn) % 6 for i in idx)))
+    return min(forms)
+
+
+def reach_table() -> list[ReachRow]:
+    """Every shape of 1-6 touching directions with its chance, fewest touching spaces first."""
+    groups: dict[tuple[int, ...], list[frozenset[Direction]]] = {}
+    for mask in range(1, 64):
+        chosen = frozenset(d for i, d in enumerate(WIND_FACES) if mask >> i & 1)
+        groups.setdefault(_shape(chosen), []).append(chosen)
+    rows = []
+    for shape, members in groups.items():
+        example = tuple(WIND_FACES[i] for i in shape)
+        rows.append(ReachRow(len(shape), example, wind_valid_probability(example), len(members)))
+    return sorted(rows, key=lambda r: (r.touching, r.chance, r.example[-1].value))
+
+
+def reach_census(states: Iterable, player_of=lambda state: state.current_player) -> dict[Fraction, int]:
+    """Over many positions: how many (position, empty space touching the player) pairs have each reach chance."""
+    counts: dict[Fraction, int] = {}
+    for state in states:
+        player = player_of(state)
+        mine = state.spaces(player)
+        empty = state.empty_cells()
+        frontier = {n for cell in mine for n in state.board.neighbors(cell) if n in empty}
+        for space in frontier:
+            chance = wind_valid_probability(touching_directions(state.board, mine, space))
+            counts[chance] = counts.get(chance, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def roll_sun(rng: random.Random) -> int:

@@ -63,6 +63,11 @@ __all__ = [
     "simulate_hits",
     "engine_regroup_draws",
     "composition",
+    "replacement_gaps",
+    "gap_sentence",
+    "Band",
+    "binomial_cdf_weights",
+    "simulation_band",
 ]
 
 Card = object  # a draw-pile card (TreeCard, CloudCard, TrendCard or DisasterCard)
@@ -298,6 +303,104 @@ def regroup_odds(state, player: int | None = None) -> list[OddsLine]:
                 )
             )
     return lines
+
+
+# ---------------------------------------------------------------- with or without replacement, in words
+
+
+def replacement_gaps(population: int, successes: int, most: int) -> list[Fraction]:
+    """For k = 1..most draws: P(at least one) without replacement minus the same with replacement."""
+    return [at_least_one(population, successes, k) - at_least_one_with_replacement(population, successes, k)
+            for k in range(1, most + 1)]
+
+
+def gap_sentence(population: int, successes: int, most: int) -> str:
+    """How the gap between the two chances changes from 1 to ``most`` draws, read off the exact numbers."""
+    gaps = replacement_gaps(population, successes, most)
+    points = [float(g * 100) for g in gaps]
+    equal = [k for k, g in enumerate(gaps, start=1) if g == 0]
+    higher = [k for k, g in enumerate(gaps, start=1) if g > 0]
+    sentences = []
+    if equal == [1]:
+        sentences.append("With 1 card the two chances are exactly equal: a single draw has nothing to remember")
+    elif equal:
+        sentences.append(f"With {', '.join(map(str, equal))} cards the two chances are exactly equal")
+    if higher:
+        first, last = higher[0], higher[-1]
+        peak = max(higher, key=lambda k: gaps[k - 1])
+        rising = all(gaps[k] >= gaps[k - 1] for k in range(first, peak))
+        falling = all(gaps[k] <= gaps[k - 1] for k in range(peak, last))
+        span = f"From {first} cards on" if last == most else f"For {first} to {last} cards"
+        shape = (f"{span} the chance without replacement is higher; the gap {'grows' if rising else 'moves'} "
+                 f"to its largest, {points[peak - 1]:.2f} points, at {peak} cards")
+        if peak < last:
+            shape += (f", then {'shrinks' if falling else 'changes'} to {points[last - 1]:.2f} points at "
+                      f"{last} cards, as both chances close in on certainty")
+        sentences.append(shape)
+    return ". ".join(sentences or ["The two chances agree"]) + "."
+
+
+# ---------------------------------------------------------------- where simulations land
+
+
+@dataclass(frozen=True)
+class Band:
+    """The central range of a binomial count: ``low`` to ``high`` successes hold at least ``level`` of the chance."""
+
+    trials: int
+    low: int
+    high: int
+    coverage: Fraction  # the exact chance of a count from low to high
+    level: Fraction
+
+    def holds(self, count: int) -> bool:
+        """True if ``count`` successes lie inside the band."""
+        return self.low <= count <= self.high
+
+
+def binomial_cdf_weights(trials: int, chance: Fraction) -> tuple[list[int], int]:
+    """Whole numbers w_0..w_n with P(i successes in ``trials``) = w_i / total exactly (chance = a/b, total = b^n)."""
+    chance = Fraction(chance)
+    if not 0 <= chance <= 1:
+        raise ValueError(f"a chance lies between 0 and 1, not {chance}")
+    if type(trials) is not int or trials < 0:
+        raise ValueError(f"the number of simulated Regroups must be a whole number 0 or more, not {trials!r}")
+    a, b = chance.numerator, chance.denominator
+    c = b - a
+    if a == 0 or c == 0:
+        weights = [0] * (trials + 1)
+        weights[0 if a == 0 else trials] = 1
+        return weights, 1
+    weights = [c**trials]
+    for i in range(trials):
+        weights.append(weights[-1] * (trials - i) * a // ((i + 1) * c))
+    return weights, b**trials
+
+
+def simulation_band(chance: Fraction, trials: int, level: Fraction = Fraction(95, 100)) -> Band:
+    """Where ``level`` of all runs of ``trials`` simulated Regroups land: exact binomial quantiles around the chance.
+
+    ``low`` is the smallest count whose cumulative chance reaches (1 - level)/2 and
+    ``high`` the smallest whose cumulative chance reaches (1 + level)/2, so at most
+    (1 - level)/2 of the runs fall below the band and at most that many above it.
+    """
+    level = Fraction(level)
+    if not 0 < level < 1:
+        raise ValueError(f"the band's level lies strictly between 0 and 1, not {level}")
+    weights, total = binomial_cdf_weights(trials, chance)
+    tail = (1 - level) / 2
+    low_target, high_target = tail * total, (1 - tail) * total
+    low = high = None
+    running = 0
+    for i, w in enumerate(weights):
+        running += w
+        if low is None and running >= low_target:
+            low = i
+        if running >= high_target:
+            high = i
+            break
+    coverage = Fraction(sum(weights[low:high + 1]), total)
+    return Band(trials, low, high, coverage, level)
 
 
 # ---------------------------------------------------------------- simulation

@@ -5,7 +5,15 @@
 (Binder's ``postBuild`` writes it as ``jupyter_server_config.json``; JupyterHub passes it to each user's
 server as command-line options, see ``server_args()``).
 
-Run ``python -m treegames.serving.settings server`` (or ``voila``) to print the JSON.
+All three use the same page template (:data:`TEMPLATE`, no stylesheet from a public CDN), so a school
+network behind a firewall gets the same offline pages: ``make serve`` puts it on ``JUPYTER_PATH``
+(``use_template_root()``), Binder's ``postBuild`` copies it into the environment's Jupyter data
+folder (``install-template``), and the hub gives each user's server that ``JUPYTER_PATH``
+(``jupyter_path()``).
+
+Run ``python -m treegames.serving.settings server`` (or ``voila``) to print the JSON, and
+``python -m treegames.serving.settings install-template`` to copy the page template into this Python's
+``share/jupyter`` (Binder).
 
 Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/README.md):
 
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -47,11 +56,23 @@ TEMPLATE_ROOT = Path(__file__).resolve().parent / "jupyter"
 """A Jupyter data directory holding ``voila/templates/treegames``."""
 
 
+def jupyter_path(existing: str = "") -> str:
+    """A JUPYTER_PATH value with TEMPLATE_ROOT first, then the folders of ``existing`` (where Voila finds templates)."""
+    paths = [p for p in existing.split(os.pathsep) if p and p != str(TEMPLATE_ROOT)]
+    return os.pathsep.join([str(TEMPLATE_ROOT), *paths])
+
+
 def use_template_root() -> None:
     """Put TEMPLATE_ROOT on JUPYTER_PATH (where Voila looks for templates) for this process."""
-    paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
-    if str(TEMPLATE_ROOT) not in paths:
-        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(TEMPLATE_ROOT), *paths])
+    os.environ["JUPYTER_PATH"] = jupyter_path(os.environ.get("JUPYTER_PATH", ""))
+
+
+def install_template(data_dir: Path | None = None) -> Path:
+    """Copy the page template into a Jupyter data folder (default: this Python's share/jupyter); its new place."""
+    base = Path(sys.prefix) / "share" / "jupyter" if data_dir is None else Path(data_dir)
+    target = base / "voila" / "templates" / TEMPLATE
+    shutil.copytree(TEMPLATE_ROOT / "voila" / "templates" / TEMPLATE, target, dirs_exist_ok=True)
+    return target
 
 POOL_SIZES = {"aspens/play.ipynb": 2}
 """Preheated kernels per notebook beyond the default of one (the pages a class opens first)."""
@@ -83,6 +104,17 @@ def tornado_settings() -> dict:
     return {"websocket_max_message_size": LIMITS.max_message_bytes + 4096}
 
 
+def server_tornado_settings() -> dict:
+    """A user's server (Binder, hub): the websocket size limit, and no MathJax from a public CDN.
+
+    Standalone Voila leaves ``mathjax_url`` and ``mathjax_config`` unset (None), and its page script then
+    loads no MathJax; as a server extension the config falls back to a default string and the script then
+    fetches MathJax from cdnjs.cloudflare.com. Both None make the two the same page. (JupyterLab's own
+    pages are not affected: they bring their own default.)
+    """
+    return {**tornado_settings(), "mathjax_url": None, "mathjax_config": None}
+
+
 def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
     """Configuration of the standalone Voilà server (``make serve``), as a traitlets config dict."""
     pools = {"default": {"pool_size": DEFAULT_POOL_SIZE}}
@@ -109,8 +141,8 @@ def server_config() -> dict:
     return {
         "ServerApp": {"kernel_websocket_connection_class": CONNECTION_CLASS,
                       "kernel_manager_class": KERNEL_MANAGER_CLASS,
-                      "tornado_settings": tornado_settings()},
-        "VoilaConfiguration": {"show_tracebacks": False},
+                      "tornado_settings": server_tornado_settings()},
+        "VoilaConfiguration": {"show_tracebacks": False, "template": TEMPLATE},
         "VoilaExecutor": executor_config(),
         "MappingKernelManager": culling_config(),
         "BoundedKernelManager": {"max_kernels": LIMITS.max_kernels_per_user},
@@ -136,8 +168,11 @@ def server_args() -> list[str]:
 
 
 def main(argv: list[str]) -> None:
-    """Print the voila or server configuration as JSON."""
+    """Print the voila or server configuration as JSON, or install the page template (``install-template [DIR]``)."""
     which = argv[0] if argv else "server"
+    if which == "install-template":
+        print(install_template(Path(argv[1]) if len(argv) > 1 else None))
+        return
     config = {"voila": voila_config, "server": server_config}[which]()
     print(json.dumps(config, indent=1, sort_keys=True))
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 import numpy as np
 
+from ...aspens import GreedyBot, Phase, new_game
 from ...aspens.data import Direction
 from ...aspens.odds import (
     SUN_FACES,
@@ -29,12 +30,16 @@ from ...aspens.odds import (
     gain_distribution,
     gain_on_sun,
     independent_gain_distribution,
+    production_correlation,
     production_probability,
+    reach_census,
+    reach_table,
     roll_sun,
     rulebook_chart,
     variance_gain,
     wind_valid_probability,
 )
+from ...core import play
 from .. import palette, safety
 from ..canvas import SceneCanvas
 from ..panels import Answer
@@ -50,7 +55,13 @@ __all__ = [
     "percent_text",
     "parse_stacks",
     "wind_table_html",
+    "reach_table_html",
+    "reach_census_html",
+    "seeded_turn_starts",
     "moments_table_html",
+    "rounding_note_html",
+    "variance_sum_html",
+    "correlation_text",
     "summary_html",
     "shared_axes",
     "note",
@@ -331,6 +342,62 @@ def production_table_html(highlight: Iterable[int] = ()) -> str:
     return _table(head, rows)
 
 
+def rounding_note_html() -> str:
+    """For each row of the chart: does cutting the decimals off give the same whole percent as rounding, and why."""
+    agree_none, agree_low, differ = [], [], []
+    for row in rulebook_chart():
+        percent = row.exact * 100
+        if percent.denominator == 1:
+            agree_none.append(row)
+        elif percent - math.floor(percent) < Fraction(1, 2):
+            agree_low.append(row)
+        else:
+            differ.append(row)
+
+    def trees(rows: list) -> str:
+        names = [str(r.trees) for r in rows]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    parts = []
+    if agree_none:
+        parts.append(f"For {trees(agree_none)} trees the exact percentage is a whole number "
+                     f"({', '.join(percent_text(r.exact, 0) for r in agree_none)}): there are no decimals to "
+                     "cut off, so truncating and rounding agree.")
+    if agree_low:
+        parts.append(f"For {trees(agree_low)} trees they agree because the decimals are below one half "
+                     f"({', '.join(percent_text(r.exact) for r in agree_low)}).")
+    if differ:
+        parts.append(f"For {trees(differ)} trees the decimals are one half or more "
+                     f"({', '.join(percent_text(r.exact) for r in differ)}), so rounding goes up and the chart's "
+                     "truncated figure is one point lower.")
+    return " ".join(parts)
+
+
+def variance_sum_html(forests: Iterable[Iterable[int]]) -> str:
+    """For each forest: its variance beside the sum of its spaces' variances, and whether they are equal."""
+    lines = []
+    for stacks in forests:
+        stacks = list(stacks)
+        total = variance_gain(stacks)
+        parts = sum((variance_gain([h]) for h in stacks), Fraction(0))
+        verdict = ("the same: at most one of these spaces can vary, so no two spaces move together"
+                   if total == parts else "more than the sum: the spaces move together (section 4)")
+        lines.append(f"<li>{stacks_text(stacks)}: variance <b>{exact_and_decimal(total)}</b>; sum of the "
+                     f"spaces' variances {exact_and_decimal(parts)}; {verdict}.</li>")
+    return f"<ul style='margin:2px 0'>{''.join(lines)}</ul>"
+
+
+def correlation_text(a: int, b: int) -> str:
+    """The correlation of two stacks to two decimals, or why it is undefined."""
+    value = production_correlation(a, b)
+    if value is None:
+        fixed = [h for h in (a, b) if production_probability(h) in (0, 1)]
+        h = fixed[0]
+        how = "never produces" if production_probability(h) == 0 else "always produces"
+        return f"undefined (a space of {h} {'tree' if h == 1 else 'trees'} {how}, so it does not vary)"
+    return f"{value:.2f}"
+
+
 def moments_table_html(heights: Iterable[int] = range(0, 9), highlight: Iterable[int] = ()) -> str:
     """For single spaces of each height: chance to produce, expected trees and variance (exact and decimal)."""
     wanted = set(highlight)
@@ -378,6 +445,48 @@ def wind_table_html(direction: Direction | None = None) -> str:
         valid = face.wind_directions()
         rows.append(([str(face), ", ".join(str(d) for d in valid)], direction in valid, str(face)))
     return _table(["Wind die shows", "Valid directions"], rows)
+
+
+def _shape_words(directions: tuple[Direction, ...]) -> str:
+    """'E and NE (side by side)' for an example set of directions into a space."""
+    names = ", ".join(str(d) for d in directions)
+    if len(directions) != 2:
+        return names
+    order = list(Direction)
+    gap = (order.index(directions[1]) - order.index(directions[0])) % 6
+    words = {1: "side by side", 2: "one direction between them", 3: "opposite"}[min(gap, 6 - gap)]
+    return f"{names} ({words})"
+
+
+def reach_table_html() -> str:
+    """Every pattern of touching spaces (up to turning and mirroring): Wind faces that reach the space, and its chance."""
+    head = ["Your spaces touching it", "Directions into it (one example)", "Wind faces that reach it", "Chance"]
+    rows = [([str(row.touching), _shape_words(row.example), f"{row.chance * 6} of 6",
+              f"{fraction_text(row.chance)} ({percent_text(row.chance, 0)})"], False,
+             f"{row.touching}:{','.join(str(d) for d in row.example)}") for row in reach_table()]
+    return _table(head, rows)
+
+
+def seeded_turn_starts(seed: int = 1) -> list:
+    """The state at the start of every turn of one seeded game between two greedy bots."""
+    bots = [GreedyBot(random.Random(seed)), GreedyBot(random.Random(seed + 1))]
+    states = play(new_game(), bots, random.Random(seed), keep=True)
+    return [s for s in states if s.phase is Phase.ROLL_SUN]
+
+
+def reach_census_html(seed: int = 1) -> str:
+    """How many of the mover's empty neighbours, over one seeded game's turn starts, had each reach chance."""
+    starts = seeded_turn_starts(seed)
+    counts = reach_census(starts, lambda s: s.turn_player)
+    total = sum(counts.values())
+    above = sum(n for chance, n in counts.items() if chance > Fraction(1, 2))
+    items = "".join(f"<li>chance {fraction_text(chance)} ({chance * 6} Wind faces): {n}</li>"
+                    for chance, n in counts.items())
+    return (f"In one seeded game between two greedy bots (seed {seed}), at the start of each of its "
+            f"{len(starts)} turns, the player to move had {plural(total, 'empty neighbour')} in all. "
+            f"<b>{above}</b> of them ({percent_text(Fraction(above, total) if total else Fraction(0))}) "
+            f"touched two or more of that player's spaces and could be reached with a chance above 1/2:"
+            f"<ul>{items}</ul>")
 
 
 # ---------------------------------------------------------------- widgets

@@ -7,11 +7,12 @@ function the engine scores summer and winter with.
 from __future__ import annotations
 
 import html
-import math
+import itertools
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import ipywidgets as widgets
 
@@ -28,7 +29,9 @@ from ...bosk.scoring import (
     exact_case_odds,
     majority,
 )
+from ...lab.stats import share
 from .. import safety, styles
+from ..text import percent_text
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
 SEASONS = {"Summer (a trail)": SUMMER_POINTS, "Winter (a region)": WINTER_POINTS}
@@ -236,13 +239,15 @@ class Exercises(widgets.VBox):
 
 @dataclass
 class CaseTally:
-    """How often each case happened on summer trails and winter regions over some games."""
+    """How often each case happened on summer trails and winter regions over some games, and every player's total."""
 
     players: int
     bots: str
     games: int = 0
     summer: Counter = field(default_factory=Counter)
     winter: Counter = field(default_factory=Counter)
+    summer_totals: Counter = field(default_factory=Counter)  # one entry per player per trail (0 = not there)
+    winter_totals: Counter = field(default_factory=Counter)  # one entry per player per region
 
 
 def make_bots(kind: str, players: int, seed: int) -> list:
@@ -256,6 +261,13 @@ def make_bots(kind: str, players: int, seed: int) -> list:
     return [core.RandomBot(random.Random(seed * 10 + p)) for p in range(players)]
 
 
+def _count_rows(cases: Counter, totals: Counter, rows: Iterable[Sequence[int]]) -> None:
+    """Add the case of each row, and each player's total on it, to the counters."""
+    rows = [tuple(r) for r in rows]
+    cases.update(case_counts(rows))
+    totals.update(v for row in rows for v in row)
+
+
 def tally_game(tally: CaseTally, seed: int) -> None:
     """Play one seeded game and count the case of every trail at summer and every region at winter."""
     game = bosk.new_game(tally.players)
@@ -264,9 +276,9 @@ def tally_game(tally: CaseTally, seed: int) -> None:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.phase is bosk.Phase.SUMMER:
-            tally.summer.update(case_counts(row.totals for row in bosk.summer_table(state)))
+            _count_rows(tally.summer, tally.summer_totals, (row.totals for row in bosk.summer_table(state)))
         if state.phase is bosk.Phase.WINTER:
-            tally.winter.update(case_counts(row.totals for row in bosk.winter_table(state)))
+            _count_rows(tally.winter, tally.winter_totals, (row.totals for row in bosk.winter_table(state)))
         state = core.step(state, bots, rng)
     tally.games += 1
 
@@ -282,26 +294,118 @@ def run_experiment(players: int, games: int, bots: str = "random", seed: int = 0
     return tally
 
 
-def share_html(counts: Counter, exact: dict | None = None) -> str:
-    """Per case: count, share with a 95% margin, and (if given) the exact model chance."""
+def measured_distribution(totals: Counter) -> dict[int, Fraction]:
+    """The measured chance of each total (value -> share of all player-trail or player-region entries)."""
+    n = sum(totals.values())
+    return {v: Fraction(c, n) for v, c in sorted(totals.items()) if c} if n else {0: Fraction(1)}
+
+
+def independent_case_odds(players: int, dist: Mapping[int, Fraction]) -> dict[TieCase, Fraction]:
+    """Exact chance of each case when every player's total is drawn independently from ``dist`` (a model)."""
+    odds: dict[TieCase, Fraction] = {case: Fraction(0) for case in CASE_ORDER}
+    values = list(dist)
+    for combo in itertools.product(values, repeat=players):
+        chance = Fraction(1)
+        for v in combo:
+            chance *= dist[v]
+        odds[classify(combo)[0]] += chance
+    return odds
+
+
+def uniform_model(players: int) -> dict[TieCase, Fraction]:
+    """The first model: every total equally likely from 0 to 4, independently."""
+    return exact_case_odds(players, range(0, 5))
+
+
+def share_html(counts: Counter, models: Mapping[str, Mapping[TieCase, Fraction]] | None = None) -> str:
+    """Per case: count, share with its 95% Wilson interval, and (if given) each model's exact chance."""
     total = sum(counts.values())
+    models = dict(models or {})
     rows = []
     for case in CASE_ORDER:
         k = counts.get(case, 0)
-        p = k / total if total else 0.0
-        margin = 1.96 * math.sqrt(p * (1 - p) / total) if total else 0.0
-        exact_cell = f"<td align=right>{float(exact[case]):.1%}</td>" if exact is not None else ""
-        rows.append(f"<tr><td>{case.value}</td><td align=right>{k}</td><td align=right>{p:.1%} ± {margin:.1%}</td>"
-                    f"{exact_cell}</tr>")
-    head = "<th>exact (model)</th>" if exact is not None else ""
+        cells = "".join(f"<td align=right>{percent_text(m[case])}</td>" for m in models.values())
+        rows.append(f"<tr><td>{case.value}</td><td align=right>{k}</td><td align=right>{share(k, total).text()}</td>"
+                    f"{cells}</tr>")
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in models)
     return (f"<table style='border-collapse:collapse;font-size:13px' cellpadding=3>"
-            f"<tr style='border-bottom:1px solid #999'><th align=left>case</th><th>count</th><th>share</th>{head}</tr>"
-            f"{''.join(rows)}</table>")
+            f"<tr style='border-bottom:1px solid #999'><th align=left>case</th><th>count</th>"
+            f"<th>share (95% Wilson interval)</th>{head}</tr>{''.join(rows)}</table>")
 
 
-def model_counts(players: int, values: Sequence[int], samples: int, rng: random.Random) -> Counter:
-    """Sampled cases when each player's total is drawn uniformly from ``values`` (the exact model's simulation)."""
-    return Counter(classify([rng.choice(values) for _ in range(players)])[0] for _ in range(samples))
+def misses(counts: Counter, model: Mapping[TieCase, Fraction]) -> list[TieCase]:
+    """The cases whose model chance lies outside the game share's 95% Wilson interval."""
+    total = sum(counts.values())
+    out = []
+    for case in CASE_ORDER:
+        low, high = share(counts.get(case, 0), total).low, share(counts.get(case, 0), total).high
+        if not low <= float(model[case]) <= high:
+            out.append(case)
+    return out
+
+
+def mean_gap(counts: Counter, model: Mapping[TieCase, Fraction]) -> Fraction:
+    """The average distance, over the cases, between the game's share and the model's chance."""
+    total = sum(counts.values())
+    if not total:
+        return Fraction(0)
+    return sum((abs(Fraction(counts.get(c, 0), total) - model[c]) for c in CASE_ORDER), Fraction(0)) / len(CASE_ORDER)
+
+
+def spread_text(totals: Counter) -> str:
+    """'0 to 14, most often 0' for the measured totals."""
+    seen = sorted(v for v, c in totals.items() if c)
+    if not seen:
+        return "none yet"
+    common = max(seen, key=lambda v: totals[v])
+    return f"{seen[0]} to {seen[-1]}, most often {common}"
+
+
+MODEL_NAMES = ("model: measured totals", "model: uniform 0–4")
+
+
+def models_for(players: int, totals: Counter) -> dict[str, dict[TieCase, Fraction]]:
+    """The two models for one season: totals drawn from the measured distribution, and uniform 0-4."""
+    return {MODEL_NAMES[0]: independent_case_odds(players, measured_distribution(totals)),
+            MODEL_NAMES[1]: uniform_model(players)}
+
+
+def model_html(tally: CaseTally) -> str:
+    """What the two models assume, how often each misses the game's intervals, and what they leave out."""
+    lines = []
+    closer = True
+    for season, counts, totals in (("summer trails", tally.summer, tally.summer_totals),
+                                   ("winter regions", tally.winter, tally.winter_totals)):
+        models = models_for(tally.players, totals)
+        measured, uniform = (models[name] for name in MODEL_NAMES)
+        gap_m, gap_u = mean_gap(counts, measured), mean_gap(counts, uniform)
+        closer = closer and gap_m < gap_u
+        lines.append(f"<li><b>{season}</b>: a player's total ran {spread_text(totals)}. On average over the "
+                     f"{len(CASE_ORDER)} cases the uniform model is <b>{float(gap_u * 100):.1f}</b> points off the "
+                     f"game's share and the measured model <b>{float(gap_m * 100):.1f}</b>; their chances lie "
+                     f"outside the game's 95% interval in {len(misses(counts, uniform))} and "
+                     f"{len(misses(counts, measured))} cases.</li>")
+    top = max((v for v, c in tally.summer_totals.items() if c), default=0)
+    range_words = ("So most of the uniform model's error is the distribution it assumes: real trail totals run up "
+                   f"to {top}, not 4, and real totals are far from equally likely (totals spread over more values "
+                   "tie less often). " if closer else
+                   "Here the measured model is not closer in every season, so the assumed distribution of totals "
+                   "is not the whole story. ")
+    tactics = (" The gap that is left comes from those and from chance (the intervals show how much), not "
+               "from tactics: random bots do not chase or dodge anyone." if tally.bots == "random" else
+               " With a greedy bot at the table its choices are part of what is left, too.")
+    return (
+        "<h4>Two exact models to compare with</h4><p style='font-size:13px'>A model says how often each case would "
+        "happen if every player's total on a trail (or squares in a region) were drawn <i>independently</i> "
+        "from a fixed distribution; its chances are counted exactly over all outcomes. The <b>uniform</b> model "
+        "draws each total from 0, 1, 2, 3, 4, all equally likely. The <b>measured</b> model draws from the real "
+        "distribution of totals in these games (every player on every trail or region counted once).</p>"
+        f"<ul style='font-size:13px'>{''.join(lines)}</ul>"
+        f"<p style='font-size:13px'>{range_words}What the measured model still leaves out: the totals on one "
+        "trail are not independent (players share its few spaces, so one player's big total leaves less room "
+        "for the others), and trails differ from each other (crowded and empty trails, early and late summers "
+        "are mixed into one distribution)."
+        f"{tactics}</p>")
 
 
 MAX_GAMES = 500
@@ -311,7 +415,7 @@ MAX_GREEDY_GAMES = 100
 
 
 class Experiment(widgets.VBox):
-    """Run many games and count how often each tie case really happens; compare with an exact model."""
+    """Run many games and count how often each tie case really happens; compare with two exact models."""
 
     def __init__(self, players: int = 3, games: int = 100, bots: str = "random"):
         self.players = widgets.ToggleButtons(options=[2, 3, 4], value=players, description="Players:",
@@ -339,7 +443,7 @@ class Experiment(widgets.VBox):
         self.model.value = f"<p style='color:#D55E00'>{html.escape(text)}</p>"
 
     def run(self) -> CaseTally:
-        """Play the games (showing progress) and show the counts."""
+        """Play the games (showing progress) and show the counts beside both models."""
         cap = MAX_GREEDY_GAMES if self.bots.value != "random" else MAX_GAMES
         n = max(1, min(int(self.games.value), cap))
         if n != self.games.value:
@@ -353,18 +457,10 @@ class Experiment(widgets.VBox):
                                         or k == n else None)
         finally:
             self.run_button.disabled = False
-        self.summer.value = share_html(self.tally.summer)
-        self.winter.value = share_html(self.tally.winter)
         players = self.players.value
-        exact = exact_case_odds(players, range(0, 5))
-        sampled = model_counts(players, range(0, 5), 20 * n, random.Random(n))
-        self.model.value = (
-            "<h4>An exact model to compare with</h4><p style='font-size:13px'>If every player's total were drawn "
-            "at random from 0, 1, 2, 3, 4 (all equally likely, independently), the chance of each case can be "
-            f"counted exactly over all 5<sup>{players}</sup> outcomes. Beside it, {20 * n} draws from that model: "
-            "the share approaches the exact value as the draws grow. Real trails and regions are not independent "
-            "draws: players chase and dodge each other, which is why the game's shares differ.</p>"
-            + share_html(sampled, exact))
+        self.summer.value = share_html(self.tally.summer, models_for(players, self.tally.summer_totals))
+        self.winter.value = share_html(self.tally.winter, models_for(players, self.tally.winter_totals))
+        self.model.value = model_html(self.tally)
         return self.tally
 
 

@@ -36,6 +36,8 @@ __all__ = [
     "odds_table_html",
     "OddsPanel",
     "DrawSimulator",
+    "band_text",
+    "ratio_text",
     "Answer",
     "first_regroup",
     "short_pile_regroup",
@@ -53,6 +55,26 @@ GRID = "#DDDDDD"
 def exact_text(value: Fraction) -> str:
     """'3/7 ≈ 42.9%'."""
     return f"{fraction_text(value)} ≈ {percent_text(value)}"
+
+
+def ratio_text(top: int, bottom: int) -> str:
+    """'435/1891', or '10/20 = 1/2' when the ratio has a lower form."""
+    value = Fraction(top, bottom)
+    written = f"{top}/{bottom}"
+    return written if written == fraction_text(value) else f"{written} = {fraction_text(value)}"
+
+
+MAX_BAND_TRIALS = 5000
+"""The most simulated Regroups the band is worked out for exactly (more would slow the page)."""
+
+
+def band_text(chance: Fraction, trials: int) -> str:
+    """'95% of runs of 200 Regroups land between 142 and 165 (71.0%-82.5%)', exact binomial quantiles."""
+    band = odds.simulation_band(chance, trials)
+    return (f"{percent_text(band.level, 0)} of all runs of {trials} simulated Regroups land between "
+            f"<b>{band.low}</b> and <b>{band.high}</b> with at least one "
+            f"({percent_text(Fraction(band.low, trials))}–{percent_text(Fraction(band.high, trials))}; "
+            f"exactly {percent_text(band.coverage, 2)} of them)")
 
 
 # ---------------------------------------------------------------- charts
@@ -325,7 +347,7 @@ class DrawSimulator(widgets.VBox):
         self.view.redraw()
 
     def _status(self) -> None:
-        """How many Regroups so far, and the simulated chance of at least one beside the exact one."""
+        """How many Regroups so far, the simulated chance of at least one beside the exact one, and the 95% band."""
         n = sum(self.counts.values())
         exact = 1 - self.exact.get(0, Fraction(0))
         if not n:
@@ -333,8 +355,14 @@ class DrawSimulator(widgets.VBox):
                                  "Press a button to simulate Regroups.")
             return
         got = n - self.counts.get(0, 0)
-        self.status.value = (f"Simulated Regroups: <b>{n}</b>; at least one in <b>{got}</b> of them "
-                             f"(<b>{got / n:.1%}</b>). Exact: <b>{exact_text(exact)}</b>.")
+        text = (f"Simulated Regroups: <b>{n}</b>; at least one in <b>{got}</b> of them "
+                f"(<b>{percent_text(Fraction(got, n))}</b>). Exact: <b>{exact_text(exact)}</b>.")
+        if n <= MAX_BAND_TRIALS:
+            inside = odds.simulation_band(exact, n).holds(got)
+            text += (f"<br>{band_text(exact, n)}. This run is "
+                     f"<b>{'inside' if inside else 'outside'}</b> that band"
+                     + ("." if inside else ": it happens to about 1 run in 20."))
+        self.status.value = text
 
 
 # ---------------------------------------------------------------- lesson positions (seeded games by the engine's bots)
