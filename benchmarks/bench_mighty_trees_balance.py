@@ -1,10 +1,15 @@
 """Mighty Trees balance benchmark (issue 12): every balance figure next to its target, PASS or FAIL.
 
 Run as ``python benchmarks/bench_mighty_trees_balance.py`` (``--games N`` per player count,
-``--quick`` for a short run).  It uses only the public API (``treegames.core``,
+``--quick`` for a short run).  Every game figure is measured under both capture rules, side by side:
+the printed rule (Capturing a Habitat: the second canopy tree captures at once, the default) and our
+variant ``capture_at_round_end=True``; each has its own PASS/FAIL against the same target (the
+targets of issue 12's balance pass, unchanged).  A target the printed rule misses is shown as FAIL:
+the default follows the rule sheet, not the targets.  It uses only the public API (``treegames.core``,
 ``treegames.mighty_trees``) and fixed seeds, so two runs print the same figures.
 
-Measured (GreedyBot in every seat, seed ``s`` for game ``s``, ``--games`` games per player count 2-6):
+Measured (GreedyBot in every seat, seed ``s`` for game ``s``, ``--games`` games per player count 2-8;
+the targets cover 2-6, the rule sheet's counts; 7 and 8 seats are measured for information):
 
 * turns per player = turns started in the game / players (median and 10th percentile at 2 players);
 * early wins = games won before every player has had 3 turns (a win in total turn < 3 x players);
@@ -15,6 +20,8 @@ Measured (GreedyBot in every seat, seed ``s`` for game ``s``, ``--games`` games 
 * wrong-axis kills = trees killed by a climate card (trend, or water/temperature disaster) whose
   range on the axis that card changes still holds the new value (they died for the other axis);
 * attack-free games = 2-player games with no attack, disaster or trend at all (information);
+* reshuffles = how often the litter pile became the draw pile, per game (information, with the
+  draw pile left after the deal: does the 72-card deck carry 7 and 8 players?);
 * unplantable trees = trees in the mover's Command at the start of a turn whose ranges do not
   hold the current conditions (information).
 
@@ -43,7 +50,9 @@ from collections.abc import Callable
 from treegames import core
 from treegames.mighty_trees import GreedyBot, draw_pile_cards, habitat_cards, new_game
 
-PLAYER_COUNTS = (2, 3, 4, 5, 6)
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+RULES = (("printed", {}), ("variant", {"capture_at_round_end": True}))
+"""The two capture rules compared: the rule sheet's (the default) and our round-end variant."""
 DEFAULT_GAMES = 2000
 CLIMATE = ("water", "temperature")
 PREFERRED_BONUS = 2
@@ -127,6 +136,7 @@ class Tally:
         self.hand_trees = 0
         self.hand_trees_unplantable = 0
         self.actions = 0
+        self.reshuffles = 0
         self.cpu = 0.0
 
 
@@ -158,7 +168,9 @@ def play_measured(game, bots, rng: random.Random, tally: Tally) -> None:
         card = card_named(action)
         axis = changed_axis(card)
         before = trees_on_board(state) if axis else None
+        pile = state.draw_size
         state = state.apply(action)
+        tally.reshuffles += state.draw_size > pile
         tally.actions += 1
         if verb == "plant":
             kinds.add("tree")
@@ -185,9 +197,9 @@ def play_measured(game, bots, rng: random.Random, tally: Tally) -> None:
     tally.quiet_games += not loud
 
 
-def run_batch(players: int, games: int, bot_classes: list[Callable], seed_base: int = 0) -> Tally:
+def run_batch(players: int, games: int, bot_classes: list[Callable], seed_base: int = 0, **options) -> Tally:
     """``games`` seeded games at ``players`` players with the given bot class in each seat."""
-    game = new_game(players)
+    game = new_game(players, **options)
     tally = Tally()
     start = time.process_time()
     for seed in range(seed_base, seed_base + games):
@@ -198,9 +210,9 @@ def run_batch(players: int, games: int, bot_classes: list[Callable], seed_base: 
     return tally
 
 
-def greedy_vs_random(games: int) -> float:
+def greedy_vs_random(games: int, **options) -> float:
     """GreedyBot's win rate against RandomBot at 2 players, seats alternating, seeded."""
-    game = new_game(2)
+    game = new_game(2, **options)
     wins = 0
     for seed in range(games):
         rng = random.Random(10_000 + seed)
@@ -294,19 +306,26 @@ def static_figures() -> dict:
 
 
 class Report:
-    """Rows of figure, value, target, PASS/FAIL."""
+    """Rows of figure, then value and PASS/FAIL under each capture rule, then the target."""
 
     def __init__(self) -> None:
-        self.met = 0
+        self.met = {name: 0 for name, _ in RULES}
         self.total = 0
 
-    def row(self, figure: str, value: str, target: str, ok: bool | None) -> None:
-        """Print one figure; ok=None means information only."""
-        mark = "info" if ok is None else "PASS" if ok else "FAIL"
-        if ok is not None:
-            self.total += 1
-            self.met += ok
-        print(f"{figure:<66} {value:>10}   {target:<18} {mark}")
+    def row(self, figure: str, values: dict[str, str], target: str, oks: dict[str, bool | None]) -> None:
+        """Print one figure under both rules; ok=None means information only."""
+        cells = []
+        for name, _ in RULES:
+            ok = oks[name]
+            mark = "info" if ok is None else "PASS" if ok else "FAIL"
+            self.met[name] += bool(ok)
+            cells.append(f"{values[name]:>17} {mark:<4}")
+        self.total += any(ok is not None for ok in oks.values())
+        print(f"{figure:<58} {'  '.join(cells)}   {target}")
+
+    def same(self, figure: str, value: str, target: str, ok: bool | None) -> None:
+        """A figure that does not depend on the capture rule (card data, RandomBot self-play)."""
+        self.row(figure, {name: value for name, _ in RULES}, target, {name: ok for name, _ in RULES})
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -316,8 +335,56 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+def game_rows(tallies: dict[int, Tally]) -> list[tuple[str, str, str, bool | None]]:
+    """(figure, value, target, ok) for every self-play figure of one capture rule."""
+    rows: list[tuple[str, str, str, bool | None]] = []
+    two = tallies[2]
+    tpp = two.turns_per_player
+    med = statistics.median(tpp)
+    rows.append(("2p median turns per player", f"{med:.1f}", ">= 5", med >= 5))
+    p10 = percentile(tpp, 0.10)
+    rows.append(("2p 10th percentile turns per player", f"{p10:.1f}", ">= 3", p10 >= 3))
+    for n, tally in tallies.items():
+        share = tally.early_wins / tally.games
+        rows.append((f"{n}p games won before every player had 3 turns", f"{share:.1%}", "<= 5%",
+                     share <= 0.05 if n <= 6 else None))
+    for n, tally in tallies.items():
+        share = tally.draws / tally.games
+        rows.append((f"{n}p draw rate (max_turns {new_game(n).max_turns})", f"{share:.1%}", "<= 5%",
+                     share <= 0.05 if n <= 6 else None))
+    for n, tally in tallies.items():
+        won = sum(tally.seat_wins.values()) or 1
+        shares = [tally.seat_wins[s] / won for s in range(n)]
+        text = "/".join(f"{100 * s:.0f}" for s in shares)
+        if n == 2:
+            rows.append(("2p first-seat win share", f"{shares[0]:.1%}", "45-55%", 0.45 <= shares[0] <= 0.55))
+        elif n in (4, 6):
+            worst = max(abs(s - 1 / n) for s in shares)
+            rows.append((f"{n}p seat win shares, worst seat off fair", f"{100 * worst:.1f} pts",
+                         "<= 6 pts off fair", worst <= 0.06))
+            rows.append((f"{n}p seat win shares", text, "", None))
+        else:
+            rows.append((f"{n}p seat win shares", text, "", None))
+    for kind in ("tree", "cloud", "trend", "disaster"):
+        share = two.kinds_played[kind] / two.games
+        rows.append((f"2p games where a {kind} card is played", f"{share:.1%}", ">= 20%", share >= 0.20))
+    kills = sum(t.climate_kills for t in tallies.values())
+    wrong = sum(t.wrong_axis_kills for t in tallies.values())
+    rows.append(("wrong-axis climate kills (of all climate kills)", f"{wrong}/{kills}", "0", wrong == 0))
+    rows.append(("2p games with no attack, disaster or trend", f"{two.quiet_games / two.games:.1%}", "", None))
+    unfit = two.hand_trees_unplantable / max(1, two.hand_trees)
+    rows.append(("2p trees in Command at turn start not plantable now", f"{unfit:.1%}", "", None))
+    for n in (6, 7, 8):
+        if n in tallies:
+            t = tallies[n]
+            med = statistics.median(t.turns_per_player)
+            rows.append((f"{n}p median turns per player, reshuffles per game", f"{med:.1f}, {t.reshuffles / t.games:.2f}",
+                         "", None))
+    return rows
+
+
 def main() -> None:
-    """Run every measure and print the table."""
+    """Run every measure under both capture rules and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="greedy games per player count")
     parser.add_argument("--quick", action="store_true", help="200 games per player count")
@@ -325,99 +392,68 @@ def main() -> None:
     games = 200 if args.quick else args.games
     report = Report()
     print(f"mighty_trees balance: GreedyBot in every seat, {games} seeded games per player count")
-    print(f"{'figure':<66} {'value':>10}   {'target':<18} result")
+    print("printed = the rule sheet (capture at once, the default); variant = capture_at_round_end=True")
+    heads = "  ".join(f"{name:>17} {'':<4}" for name, _ in RULES)
+    print(f"{'figure':<58} {heads}   target")
 
-    tallies = {n: run_batch(n, games, [GreedyBot]) for n in PLAYER_COUNTS}
-    two = tallies[2]
-    tpp = two.turns_per_player
-    report.row(
-        "2p median turns per player", f"{statistics.median(tpp):.1f}", ">= 5", statistics.median(tpp) >= 5
-    )
-    p10 = percentile(tpp, 0.10)
-    report.row("2p 10th percentile turns per player", f"{p10:.1f}", ">= 3", p10 >= 3)
-    for n, tally in tallies.items():
-        share = tally.early_wins / tally.games
-        report.row(f"{n}p games won before every player had 3 turns", f"{share:.1%}", "<= 5%", share <= 0.05)
-    for n, tally in tallies.items():
-        share = tally.draws / tally.games
+    cpu = 0.0
+    actions = 0
+    per_rule: dict[str, list] = {}
+    for name, options in RULES:
+        tallies = {n: run_batch(n, games, [GreedyBot], **options) for n in PLAYER_COUNTS}
+        cpu += sum(t.cpu for t in tallies.values())
+        actions += sum(t.actions for t in tallies.values())
+        per_rule[name] = game_rows(tallies)
+    for i, (figure, _value, target, _ok) in enumerate(per_rule[RULES[0][0]]):
         report.row(
-            f"{n}p draw rate (max_turns {new_game(n).max_turns})", f"{share:.1%}", "<= 5%", share <= 0.05
+            figure,
+            {name: per_rule[name][i][1] for name, _ in RULES},
+            target,
+            {name: per_rule[name][i][3] for name, _ in RULES},
         )
-    for n, tally in tallies.items():
-        won = sum(tally.seat_wins.values()) or 1
-        shares = [tally.seat_wins[s] / won for s in range(n)]
-        text = "/".join(f"{100 * s:.0f}" for s in shares)
-        if n == 2:
-            report.row("2p first-seat win share", f"{shares[0]:.1%}", "45-55%", 0.45 <= shares[0] <= 0.55)
-        elif n in (4, 6):
-            worst = max(abs(s - 1 / n) for s in shares)
-            report.row(
-                f"{n}p seat win shares {text}", f"{100 * worst:.1f} pts", "<= 6 pts off fair", worst <= 0.06
-            )
-        else:
-            report.row(f"{n}p seat win shares", text, "", None)
-    for kind in ("tree", "cloud", "trend", "disaster"):
-        share = two.kinds_played[kind] / two.games
-        report.row(f"2p games where a {kind} card is played", f"{share:.1%}", ">= 20%", share >= 0.20)
-    kills = sum(t.climate_kills for t in tallies.values())
-    wrong = sum(t.wrong_axis_kills for t in tallies.values())
-    report.row(f"wrong-axis climate kills (of {kills} climate kills)", f"{wrong}", "0", wrong == 0)
-    quiet = two.quiet_games / two.games
-    report.row("2p games with no attack, disaster or trend", f"{quiet:.1%}", "", None)
-    unfit = tallies[2].hand_trees_unplantable / max(1, tallies[2].hand_trees)
-    report.row("2p trees in Command at turn start not plantable now", f"{unfit:.1%}", "", None)
+
+    vs_games = 100 if args.quick else 400
+    rates = {name: greedy_vs_random(vs_games, **options) for name, options in RULES}
+    report.row(
+        f"GreedyBot win rate vs RandomBot ({vs_games} 2p games)",
+        {name: f"{rate:.1%}" for name, rate in rates.items()},
+        ">= 95%",
+        {name: rate >= 0.95 for name, rate in rates.items()},
+    )
 
     static = static_figures()
     few = {name: k for name, k in static["useful"].items() if k < 5}
     least = min(static["useful"].items(), key=lambda item: item[1])
-    report.row(
-        f"non-tree cards useful in < 5 habitats ({len(few)}; least {least[0]})",
-        f"{least[1]}/10",
-        ">= 5/10 each",
-        not few,
-    )
+    report.same(f"non-tree cards useful in < 5 habitats ({len(few)}; least {least[0]})",
+                f"{least[1]}/10", ">= 5/10 each", not few)
     for name, k in sorted(few.items(), key=lambda item: item[1]):
         print(f"    {name}: does something in {k} of 10 habitats")
     worst = static["worst_share"]
-    report.row(f"largest disaster kill share ({static['worst']})", f"{worst:.0%}", "<= 50%", worst <= 0.5)
-    report.row(
-        "tree cards that can never reach the canopy",
-        f"{len(static['no_canopy'])}",
-        "0",
-        not static["no_canopy"],
-    )
-    report.row(
-        "preferred species not plantable in their habitat",
-        f"{len(static['misfits'])}",
-        "0",
-        not static["misfits"],
-    )
+    report.same("largest disaster kill share", f"{worst:.0%}", "<= 50%", worst <= 0.5)
+    print(f"    ({static['worst']})")
+    report.same("tree cards that can never reach the canopy", f"{len(static['no_canopy'])}", "0",
+                not static["no_canopy"])
+    report.same("preferred species not plantable in their habitat", f"{len(static['misfits'])}", "0",
+                not static["misfits"])
     for misfit in static["misfits"]:
         print(f"    {misfit}")
     fits = static["fits"]
     lo = min(fits, key=fits.get)
-    report.row(f"fewest plantable species ({lo})", f"{fits[lo]}/50", "", None)
-
-    vs_games = 100 if args.quick else 400
-    rate = greedy_vs_random(vs_games)
-    report.row(
-        f"GreedyBot win rate vs RandomBot ({vs_games} 2p games)", f"{rate:.1%}", ">= 95%", rate >= 0.95
-    )
+    report.same(f"fewest plantable species ({lo})", f"{fits[lo]}/50", "", None)
+    deal = {n: len(CARDS) - 3 * n for n in (6, 7, 8)}
+    report.same("draw pile after the deal at 6 / 7 / 8 players", "/".join(str(v) for v in deal.values()), "", None)
 
     random_games = 50 if args.quick else 200
-    for n in (2, 6):
-        tally = run_batch(n, random_games, [core.RandomBot], seed_base=20_000)
-        med = statistics.median(tally.turns_per_player)
-        report.row(
-            f"RandomBot {n}p ({random_games} games): median turns/player, draws",
-            f"{med:.1f}, {tally.draws / tally.games:.0%}",
-            "",
-            None,
-        )
-    cpu = sum(t.cpu for t in tallies.values())
-    actions = sum(t.actions for t in tallies.values())
+    for n in (2, 6, 8):
+        values = {}
+        for name, options in RULES:
+            tally = run_batch(n, random_games, [core.RandomBot], seed_base=20_000, **options)
+            values[name] = f"{statistics.median(tally.turns_per_player):.1f}, {tally.draws / tally.games:.0%}"
+        report.row(f"RandomBot {n}p ({random_games} games): median turns/player, draws", values, "",
+                   {name: None for name, _ in RULES})
     print(f"greedy self-play: {actions} actions in {cpu:.1f} s CPU")
-    print(f"mighty_trees balance targets met: {report.met} of {report.total}")
+    for name, _ in RULES:
+        print(f"mighty_trees balance targets met ({name}): {report.met[name]} of {report.total}")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,9 @@ def test_the_page_opens_with_a_first_small_tournament_drawn(lab_page):
     assert "The strategy lab: bot tournaments" in body
     assert "20 of 20 games" in page.evaluate(STATUS_JS)
     assert colour_count(page, "canvas.treegames-lab-shares", palette.BLUISH_GREEN) > 300, "win bars drawn"
+    findings = page.inner_text(".treegames-lab")
+    assert "every pair was split" in findings and "p = 1.0000" not in findings, "no confounded first-mover test"
+    assert "false alarms" in body and "look once, after the planned 500 games" in body, "the peeking demonstration"
     assert errors == []
 
 
@@ -183,6 +186,15 @@ def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
         page.get_by_role("button", name="Play 1000 games").click()
         page.wait_for_function("() => document.body.innerText.includes('1000 games played')", timeout=120_000)
         assert "1000 games:" in page.inner_text("body"), "the third rung's row in the tests table"
+        rules = "canvas.treegames-lab-rules"
+        assert colour_count(page, rules, palette.ORANGE) > 20, "both rules' shares drawn"
+        assert "two-proportion test" in page.inner_text("body")
+        table = page.locator(".treegames-lab-rule-table")
+        assert table.inner_text().count("\t300\t") == 2, "300 games per rule at first"
+        page.get_by_role("button", name="Play 2000 more games").click()
+        page.wait_for_function("() => (document.querySelector('.treegames-lab-rule-table').innerText"
+                               ".match(/\\t2300\\t/g) || []).length == 2", timeout=180_000)
+        assert colour_count(page, rules, palette.ORANGE) > 20
         page.get_by_role("button", name="Show answer").first.click()
         page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')")
         assert "Hide answer" in page.inner_text(".treegames-answer >> nth=0")

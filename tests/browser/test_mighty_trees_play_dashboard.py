@@ -178,3 +178,27 @@ def test_walkthrough_steps_forward_and_jumps_to_combat(voila, browser):
         harness.screenshot(page, "mighty-trees-walkthrough-combat")
         assert "Traceback" not in page.content()
         assert not errors
+
+
+@pytest.mark.parametrize("width", [1024, 420])
+def test_an_eight_seat_table_fits_the_screen(voila, browser, width):
+    viewport = {"width": width, "height": 900}
+    with harness.loaded_dashboard(browser, voila, PLAY, viewport=viewport) as (page, first, errors):
+        index = board_index(page)
+        settle(page, index)
+        page.get_by_role("tab", name="New game").click()
+        wait_for_text(page, "printed rule")  # the form says what the capture option means
+        page.locator(".treegames-option-players select").select_option(label="8")
+        page.get_by_role("button", name=re.compile("Start new game")).click()
+        harness.wait_for_drawing(page, index, differs_from=first["hash"])
+        stats = settle(page, index)
+        mirror = MightyTreesPlay(seed=1, seats=("human",) + ("greedy",) * 7, players=8)
+        assert stats["height"] == mirror.board_view.canvas.height > first["height"]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        assert stats["left"] >= 0 and stats["left"] + stats["cssWidth"] <= width
+        assert stats["cssWidth"] >= min(400, width - 60)  # kept readable: not shrunk to the screen's height
+        harness.screenshot(page, f"mighty-trees-play-8-seats-{width}")
+        table = harness.ARTIFACTS / "screenshots" / f"mighty-trees-play-8-seats-{width}-table.png"
+        page.locator("canvas.treegames-board-canvas").screenshot(path=str(table))
+        assert "Traceback" not in page.content()
+        assert not errors

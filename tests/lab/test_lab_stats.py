@@ -154,3 +154,89 @@ def test_binomial_test_at_the_edges_of_p():
     assert stats.binomial_test(0, 5, Fraction(0)) == 1.0
     assert stats.binomial_test(1, 5, Fraction(0)) == 0.0
     assert stats.binomial_test(5, 5, Fraction(1)) == 1.0
+
+
+# ------------------------------------------------------------ two shares, many tests, peeking
+
+def test_two_proportion_test_matches_r_prop_test_without_correction():
+    # R: prop.test(c(15, 25), c(50, 50), correct = FALSE) -> X-squared = 4.1667, p-value = 0.04123
+    result = stats.two_proportion_test(15, 50, 25, 50)
+    assert result.z**2 == pytest.approx(4.1667, abs=1e-4)
+    assert result.p_value == pytest.approx(0.04123, abs=1e-5)
+    assert result.difference == pytest.approx(-0.2)
+    assert result.first.text() == stats.share(15, 50).text() and result.second.k == 25
+
+
+def test_two_proportion_test_by_hand():
+    # pooled share 50/200 = 0.25; z = (0.3 - 0.2) / sqrt(0.25 * 0.75 * (2/100)) = 0.1 / 0.061237 = 1.63299
+    result = stats.two_proportion_test(30, 100, 20, 100)
+    assert result.z == pytest.approx(0.1 / math.sqrt(0.25 * 0.75 * 0.02))
+    assert result.p_value == pytest.approx(math.erfc(result.z / math.sqrt(2)))
+    assert stats.two_proportion_test(0, 10, 0, 10).p_value == 1.0
+    assert stats.two_proportion_test(3, 10, 0, 0).p_value == 1.0
+    with pytest.raises(ValueError):
+        stats.two_proportion_test(11, 10, 1, 10)
+
+
+def test_fisher_exact_lady_tasting_tea_and_wikipedias_example():
+    assert stats.fisher_exact(3, 1, 1, 3) == pytest.approx(34 / 70)  # Fisher 1935: 0.4857
+    assert stats.fisher_exact(1, 9, 11, 3) == pytest.approx(0.002759, abs=1e-6)  # Wikipedia, "Fisher's exact test"
+    assert stats.fisher_exact(5, 0, 0, 5) == pytest.approx(2 / 252)
+    assert stats.fisher_exact(2, 2, 2, 2) == 1.0
+    with pytest.raises(ValueError, match="cell c"):
+        stats.fisher_exact(1, 1, -1, 1)
+
+
+def test_holm_and_bonferroni_match_r_p_adjust():
+    ps = [0.01, 0.02, 0.03, 0.04, 0.05]
+    assert stats.holm(ps) == pytest.approx([0.05, 0.08, 0.09, 0.09, 0.09])  # p.adjust(ps, "holm")
+    assert stats.bonferroni(ps) == pytest.approx([0.05, 0.10, 0.15, 0.20, 0.25])
+    assert stats.holm([0.04, 0.001, 0.5]) == pytest.approx([0.08, 0.003, 0.5]), "in the order given"
+    assert stats.holm([0.9, 0.8]) == [1.0, 1.0] and stats.holm([]) == []
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
+def test_holm_lies_between_the_raw_p_values_and_bonferroni(ps):
+    for raw, h, b in zip(ps, stats.holm(ps), stats.bonferroni(ps), strict=True):
+        assert raw <= h + 1e-12 and h <= b + 1e-12
+
+
+@given(st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_contains_is_the_interval_itself(kn):
+    k, n = kn
+    low, high = stats.wilson_interval(k, n)
+    if abs(low - 0.5) > 1e-9 and abs(high - 0.5) > 1e-9:
+        assert stats.wilson_contains(k, n) == (low <= 0.5 <= high)
+
+
+def test_false_alarm_chance_with_one_look_is_near_five_percent():
+    # 10 games: the interval excludes 50% only at 0-1 and 9-10 wins: 2 * (1 + 10) / 1024.
+    assert stats.false_alarm_chance(10) == pytest.approx(22 / 1024)
+    assert 0.04 < stats.false_alarm_chance(400) < 0.06
+
+
+def test_peeking_after_every_game_raises_many_false_alarms():
+    result = stats.optional_stopping(experiments=1000, max_games=500, first_look=10, seed=1)
+    assert result == stats.optional_stopping(experiments=1000, max_games=500, first_look=10, seed=1), "seeded"
+    assert result.alarms_peeking == len(result.stops) and all(10 <= s <= 500 for s in result.stops)
+    assert result.peeking.low > 0.25, "stopping at the first interval that excludes 50% alarms far above 5%"
+    assert result.once.low <= result.exact_once <= result.once.high, "one look: about the exact 5.4%"
+    assert result.alarms_peeking >= result.alarms_once, "every alarm at the last look was also seen by peeking"
+
+
+def test_peeking_simulation_agrees_with_the_wilson_interval_game_by_game():
+    import random
+
+    mine = stats.optional_stopping(experiments=40, max_games=120, first_look=5, seed=9)
+    rng = random.Random(9)
+    stops = []
+    for _ in range(40):
+        wins, stop = 0, None
+        for n in range(1, 121):
+            wins += rng.random() < 0.5
+            low, high = stats.wilson_interval(wins, n)
+            if stop is None and n >= 5 and not low <= 0.5 <= high:
+                stop = n
+        if stop is not None:
+            stops.append(stop)
+    assert mine.stops == tuple(stops)

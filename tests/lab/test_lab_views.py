@@ -113,6 +113,7 @@ def test_ties_table_counts_three_ways():
     text = ties_table_html(Tally("first mover", wins=520, ties=46, losses=434))
     assert "520 of 1000" in text and "520 of 954" in text and "520 + 46/2 of 1000" in text
     assert "54.3%" in text  # (520 + 23) / 1000 = 54.3%
+    assert "three possible results" in text and "not independent coin tosses" not in text
 
 
 def test_the_widget_runs_a_first_tournament_and_draws_it():
@@ -184,12 +185,12 @@ def test_interval_ladder_and_binomial_explorer():
 
 
 def test_fair_share_for_more_players():
-    spec = TournamentSpec("bosk", ("random",) * 4, games=8)
+    spec = TournamentSpec("bosk", ("random",) * 4, games=8, rotate=False)
     res = Results(spec, play_games(spec, 0, 8))
     wins, single = res.first_mover_decisive()
     assert single == 8 and wins == sum(r.winners == (r.first,) for r in res.records)
     text = findings_html(res)
-    assert "fair share would be 25%" in text
+    assert "a fair share</i> (25%)" in text
     assert p_is(binomial_test(wins, 8, Fraction(1, 4))) in text
     assert p_is(0.00001) == "p < 0.0001" and p_is(0.02148) == "p = 0.0215" and p_text(0.5) == "0.5000"
 
@@ -225,6 +226,9 @@ def test_every_callback_is_guarded():
     assert safety.unguarded_callbacks(TournamentLab(games=10)) == []
     assert safety.unguarded_callbacks(IntervalLadder("bosk", now=(10,), later=(20,))) == []
     assert safety.unguarded_callbacks(BinomialExplorer()) == []
+    from treegames.ui.lab.lesson import RuleComparison
+
+    assert safety.unguarded_callbacks(RuleComparison(games=4, more=4, workers=1)) == []
 
 
 def test_a_failing_callback_shows_the_friendly_sentence(monkeypatch):

@@ -8,6 +8,7 @@ from mt_positions import do, start
 
 from treegames import core
 from treegames.mighty_trees import GreedyBot, new_game
+from treegames.mighty_trees.bots import CANOPY_VALUE, ONE_GROW_VALUE, UNDERSTORY_VALUE, progress
 
 
 def test_greedy_bot_places_a_cloud_to_plant_a_tree_that_needs_it():
@@ -19,16 +20,42 @@ def test_greedy_bot_places_a_cloud_to_plant_a_tree_that_needs_it():
     assert str(bot.choose(state.apply(first))) == "plant Betula nigra"
 
 
-def test_greedy_bot_knocks_down_a_rival_about_to_capture():
+def test_greedy_bot_knocks_down_a_rival_about_to_capture_under_the_round_end_variant():
     # P1 holds 2 canopy trees of water range 1-5; P2 has the round's last turn and a Wet Trend (water +2)
     hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], ["Wet Trend", "Ilex opaca", "Fagus grandifolia"]]
-    state = do(start(hands), "plant Pinus virginiana", "end", "draw Quercus rubra")
+    state = do(start(hands, capture_at_round_end=True), "plant Pinus virginiana", "end", "draw Quercus rubra")
     state = do(state, "discard Ilex opaca", "end", "draw Quercus alba")
     state = do(state, "grow 1", "end", "discard Fagus grandifolia", "end", "draw Carya ovata")
     state = do(state, "plant Sassafras albidum", "end", "draw Quercus nigra")
     state = do(state, "discard Quercus alba", "end", "draw Quercus phellos", "grow 1", "end")
     assert state.current_player == 1
     assert str(GreedyBot(random.Random(0)).choose(state)) == "trend Wet Trend"
+
+
+def test_greedy_bot_grows_its_second_canopy_tree_to_capture_at_once():
+    hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], ["Wet Trend", "Ilex opaca", "Fagus grandifolia"]]
+    state = do(start(hands), "plant Pinus virginiana", "end", "draw Quercus rubra")
+    state = do(state, "discard Ilex opaca", "end", "draw Quercus alba")
+    state = do(state, "grow 1", "end", "discard Fagus grandifolia", "end", "draw Carya ovata")
+    state = do(state, "plant Sassafras albidum", "end", "draw Quercus nigra")
+    state = do(state, "discard Quercus alba", "end", "draw Quercus phellos")
+    assert state.current_player == 0
+    move = GreedyBot(random.Random(0)).choose(state)
+    assert str(move) == "grow 1" and state.apply(move).winners() == (0,)
+
+
+def test_greedy_bot_strikes_a_rival_one_growth_from_capture():
+    # P1 has a canopy tree (water 1-5) and an understory tree: next turn's growth captures at once.
+    # P2 holds a Wet Trend (water 5 -> 7), which kills both; nothing else P2 holds does as much.
+    hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], ["Wet Trend", "Ilex opaca", "Fagus grandifolia"]]
+    state = do(start(hands), "plant Pinus virginiana", "end", "draw Quercus rubra")
+    state = do(state, "discard Ilex opaca", "end", "draw Quercus alba")
+    state = do(state, "grow 1", "end", "discard Fagus grandifolia", "end", "draw Carya ovata")
+    state = do(state, "plant Sassafras albidum", "end", "draw Quercus nigra")
+    assert state.current_player == 1
+    assert str(GreedyBot(random.Random(0)).choose(state)) == "trend Wet Trend"
+    # a canopy tree with an understory tree beside it is valued as one growth from a capture
+    assert progress(state, 0) == CANOPY_VALUE + UNDERSTORY_VALUE + ONE_GROW_VALUE and ONE_GROW_VALUE > 0
 
 
 def test_greedy_bot_discards_a_tree_that_fits_nowhere_with_a_spare_sol():

@@ -10,6 +10,11 @@ Sols a step), three understory-only species were replaced, disasters lost their
 habitat requirements, climate cards kill on their own axis only, capture is
 settled at the end of a round, ``max_turns`` defaults to 30 per player (the
 header's options show ``max_turns: 0``) and GreedyBot plans its whole turn.
+
+Regenerated again, deliberately and only because the rule changed (issue 18):
+capture follows the rule sheet (the second canopy tree captures at once; the
+header's options show ``capture_at_round_end: False``), and GreedyBot values a
+position one growth from a capture.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Mighty Trees invariants over random games of 2-6 players (hypothesis), notation, saved games and bots."""
+"""Mighty Trees invariants over random games of 2-8 players (hypothesis), notation, saved games and bots."""
 
 from __future__ import annotations
 
@@ -21,9 +21,11 @@ VARIANTS = [
     {"ignore_lingering": True},
     {"two_sided_disasters": True},
     {"habitats_to_win": 2, "two_sided_disasters": True, "max_turns": 60},
+    {"capture_at_round_end": True},
+    {"capture_at_round_end": True, "habitats_to_win": 2},
 ]
 
-games = st.tuples(st.integers(2, 6), st.integers(0, 10**6), st.sampled_from(VARIANTS))
+games = st.tuples(st.integers(2, 8), st.integers(0, 10**6), st.sampled_from(VARIANTS))
 
 
 def random_game(players: int, seed: int, options: dict) -> list:
@@ -214,7 +216,7 @@ def test_state_is_immutable_under_apply():
 
 
 def test_random_bot_plays_full_games():
-    for players in range(2, 7):
+    for players in range(2, 9):
         final = random_game(players, players, {})[-1]
         assert final.is_terminal()
         won = any(None not in final.canopy(p) or final.captured[p] for p in range(players))
@@ -235,7 +237,7 @@ def test_greedy_bot_beats_random_bot_clearly():
 
 
 def test_greedy_bot_plays_every_player_count():
-    for players in (3, 6):
+    for players in (3, 6, 8):
         rng = random.Random(players)
         final = core.play(new_game(players), [GreedyBot() for _ in range(players)], rng)
         assert len(final.winners()) <= 1 and sum(final.captured) == len(final.winners())

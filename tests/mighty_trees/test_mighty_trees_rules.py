@@ -507,40 +507,101 @@ def test_disaster_preferred_bonus_against_wind():
 WIN_HANDS = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], HANDS_2[1]]
 
 
-def two_canopy(hands=WIN_HANDS, p2_last_draw="Quercus phellos", **options):
-    """P1 plants and grows two trees over four turns while P2 passes; P2's last turn of the round is next."""
+def one_grow_from_capture(hands=WIN_HANDS, p2_last_draw="Quercus phellos", **options):
+    """P1 plants and grows a tree, plants a second, while P2 passes; P1 is to move with 3 Sols."""
     state = do(start(hands, **options), "plant Pinus virginiana", "end", "draw Quercus rubra")
     state = pass_turn(state, "Ilex opaca", "Quercus alba")
     state = do(state, "grow 1", "end")
     state = pass_turn(state, "Fagus grandifolia", "Carya ovata")
     state = do(state, "plant Sassafras albidum", "end", "draw Quercus nigra")
-    state = pass_turn(state, "Quercus alba", p2_last_draw)
-    return do(state, "grow 1")
+    return pass_turn(state, "Quercus alba", p2_last_draw)
 
 
-def test_capturing_a_habitat_two_canopy_trees_at_the_end_of_the_round_win():
+def two_canopy(hands=WIN_HANDS, p2_last_draw="Quercus phellos", **options):
+    """The same four turns; the last action grows P1's second canopy tree."""
+    return do(one_grow_from_capture(hands, p2_last_draw, **options), "grow 1")
+
+
+VARIANT = {"capture_at_round_end": True}
+"""Our variant (a departure from the rule sheet): capture is settled when the round ends."""
+
+
+def test_capturing_a_habitat_the_second_canopy_tree_captures_at_once_and_wins():
     state = two_canopy()
+    assert state.history[-1] == state.parse_action("grow 1")
+    assert state.is_terminal() and state.current_player == TERMINAL
+    assert state.winners() == (0,) and state.scores() == (1, 0)
+    assert "Capturing a Habitat" in state.last_event and "at once" in state.last_event
+    assert "Winning" in state.last_event and "Winning" in state.explain() and "first to have 2" in state.explain()
+    assert state.legal_actions() == [] and state.sols == 0
+    refused(state, "end", "game is over")
+
+
+def test_describe_and_explain_say_a_second_canopy_tree_captures_at_once():
+    state = one_grow_from_capture()
+    assert "your second canopy tree: you capture the habitat at once (Capturing a Habitat)" in state.describe("grow 1")
+    assert "captures the habitat at once" in state.explain() and "One canopy tree now: P1" in state.explain()
+    variant = one_grow_from_capture(**VARIANT)
+    assert "round ends" in variant.describe("grow 1") and "capture_at_round_end" in variant.describe("grow 1")
+    assert "our variant capture_at_round_end" in variant.explain()
+
+
+def race_position(**options):
+    """Both players hold one canopy and one understory tree that can grow; P1 (first in the round) is to move."""
+    state = start(HANDS_2, **options)
+    draft = state._draft()  # trees set directly: reaching this by play takes many turns
+    card = {n: state.parse_action(f"draw {n}").card for n in ("Juglans nigra", "Carya ovata", "Quercus nigra",
+                                                              "Quercus phellos", "Quercus falcata")}
+    draft.canopy_slots = (card["Juglans nigra"], -1, card["Quercus nigra"], -1)
+    draft.under = (card["Carya ovata"], -1, card["Quercus phellos"], card["Quercus falcata"])
+    used = set(draft.canopy_slots) | set(draft.under)
+    draft.draw = tuple(c for c in draft.draw if c not in used)
+    assert draft.cards_in_play() == 72
+    return draft
+
+
+def test_capturing_a_habitat_the_first_to_two_canopy_trees_wins_before_anyone_else_moves():
+    state = race_position()
+    assert state.current_player == 0 and state.turn == 1  # P2, with more trees, never gets a turn
+    final = do(state, "grow 1")
+    assert final.is_terminal() and final.winners() == (0,) and final.turn == 1
+    assert [str(a) for a in final.history[len(state.history):]] == ["grow 1"]
+    assert final.tree_count(1) == 3 and final.canopy(1)[1] is None
+
+
+def test_capture_at_round_end_variant_waits_for_the_round():
+    state = two_canopy(**VARIANT)
     assert not state.is_terminal() and "when this round ends" in state.last_event
+    assert "capture_at_round_end" in state.last_event
     state = do(state, "end")
     assert state.current_player == 1  # P2 still has the round's last turn
     state = pass_turn(state, "Carya ovata", "Juglans nigra")
     assert state.is_terminal() and state.current_player == TERMINAL
     assert state.winners() == (0,) and state.scores() == (1, 0) and "captures" in state.last_event
-    assert "Winning" in state.explain() and state.legal_actions() == []
+    assert "our variant" in state.last_event and "capture_at_round_end" in state.explain()
     refused(state, "end", "game is over")
 
 
-def test_capturing_waits_for_the_round_so_a_rival_can_knock_a_canopy_tree_down():
-    state = do(two_canopy(p2_last_draw="Wet Trend"), "end")
+def test_capture_at_round_end_variant_lets_a_rival_knock_a_canopy_tree_down():
+    state = do(two_canopy(p2_last_draw="Wet Trend", **VARIANT), "end")
     state = do(state, "trend Wet Trend")  # water 5 -> 7: both of P1's canopy trees (water 1-5) die
     assert state.canopy(0) == (None, None)
     state = do(state, "end", "draw Juglans nigra")
     assert not state.is_terminal() and state.current_player == 0 and state.captured == (0, 0)
 
 
+def test_capture_at_round_end_variant_lets_the_second_grower_with_more_trees_take_it():
+    state = do(race_position(**VARIANT), "grow 1")
+    assert not state.is_terminal()
+    state = do(state, "end", "grow 1")  # P2 also reaches 2 canopy trees, with 3 trees
+    assert not state.is_terminal() and state.current_player == 1
+    state = do(state, "end")
+    assert state.is_terminal() and state.winners() == (1,) and "also had 2" in state.last_event
+
+
 def round_end_position(p2_extra_tree: bool):
-    """An edge position at P2's last action of a round: both players hold 2 canopy trees."""
-    state = pass_turn(start(HANDS_2), "Pinus taeda", "Quercus rubra")
+    """An edge position at P2's last action of a round: both players hold 2 canopy trees (the variant)."""
+    state = pass_turn(start(HANDS_2, **VARIANT), "Pinus taeda", "Quercus rubra")
     draft = state._draft()  # trees set directly: reaching this by play takes many turns
     card = {n: state.parse_action(f"draw {n}").card for n in ("Juglans nigra", "Carya ovata", "Quercus nigra",
                                                               "Quercus phellos", "Quercus falcata")}
@@ -552,27 +613,44 @@ def round_end_position(p2_extra_tree: bool):
     return do(draft, "discard Ilex opaca", "end", "draw Quercus alba")
 
 
-def test_capturing_ties_go_to_the_most_trees_then_the_earliest_in_the_round():
+def test_capture_at_round_end_variant_ties_go_to_the_most_trees_then_the_earliest_in_the_round():
     state = round_end_position(p2_extra_tree=False)
     assert state.winners() == (0,) and "also had 2" in state.last_event  # equal trees: P1 opened the round
     state = round_end_position(p2_extra_tree=True)
     assert state.winners() == (1,)  # P2 has 3 trees to P1's 2
 
 
-def test_game_variations_capture_two_habitats():
-    state = pass_turn(do(two_canopy(habitats_to_win=2), "end"), "Carya ovata", "Juglans nigra")
-    assert not state.is_terminal() and state.captured == (1, 0)
+def test_game_variations_capture_two_habitats_the_next_habitat_follows_the_capture():
+    state = two_canopy(habitats_to_win=2)  # P1's Command holds 3 cards: the Regroup Phase draws none
+    assert not state.is_terminal() and state.captured == (1, 0) and "at once" in state.last_event
     assert state.phase is Phase.HABITAT and state.habitat_card is None
     assert state.understory(0) == (None, None) and state.canopy(0) == (None, None)
     assert PIEDMONT not in [str(a)[len("habitat ") :] for a in state.legal_actions()]
     state = do(state, "habitat Southern Appalachian Cove")
     assert state.habitat_card.name == "Southern Appalachian Cove" and state.cards_in_play() == 72
+    assert state.current_player == 1 and state.phase is Phase.BATTLE  # the capturer's turn is over: P2 next
+
+
+def test_game_variations_capture_two_habitats_the_capturer_regroups_first():
+    hands = [["Pinus virginiana", "Sassafras albidum", "Cumulonimbus"], HANDS_2[1]]
+    state = one_grow_from_capture(hands, habitats_to_win=2)
+    state = do(state, "discard Cumulonimbus", "grow 1")  # 1 + 2 Sols; 2 cards left in the Command
+    assert state.phase is Phase.REGROUP and state.captured == (1, 0) and state.habitat < 0
+    state = do(state, "draw Juglans nigra")
+    assert state.phase is Phase.HABITAT and len(state.hand(0)) == 3
+
+
+def test_game_variations_capture_two_habitats_under_the_variant():
+    state = pass_turn(do(two_canopy(habitats_to_win=2, **VARIANT), "end"), "Carya ovata", "Juglans nigra")
+    assert not state.is_terminal() and state.captured == (1, 0)
+    assert state.phase is Phase.HABITAT and state.habitat_card is None
+    state = do(state, "habitat Southern Appalachian Cove")
     assert state.current_player == 0 and state.phase is Phase.BATTLE  # the next round begins with P1
 
 
 def test_capture_clears_trees_weather_and_trends_for_the_next_habitat():
     hands = [WIN_HANDS[0], ["Warming Trend", "Ilex opaca", "Fagus grandifolia"]]
-    state = do(two_canopy(hands, p2_last_draw="Cirrus", habitats_to_win=2), "end")
+    state = do(two_canopy(hands, p2_last_draw="Cirrus", habitats_to_win=2, **VARIANT), "end")
     state = do(state, "trend Warming Trend", "cloud Cirrus", "draw Juglans nigra", "draw Quercus falcata")
     assert state.phase is Phase.HABITAT and state.captured == (1, 0)
     assert state.trend_cards == () and state.weather == () and state.canopy(0) == (None, None)
@@ -580,8 +658,14 @@ def test_capture_clears_trees_weather_and_trends_for_the_next_habitat():
 
 
 def test_capture_two_habitats_ends_in_a_draw_when_habitats_run_out():
-    state = do(two_canopy(habitats_to_win=2), "end")
-    spent = state._draft()  # an edge position: the other nine habitats were already played
+    spent = one_grow_from_capture(habitats_to_win=2)._draft()  # an edge position: nine habitats already played
+    spent.habitats_used = (1 << 10) - 1
+    final = do(spent, "grow 1")
+    assert final.is_terminal() and final.winners() == () and "ran out" in final.explain()
+
+
+def test_capture_two_habitats_ends_in_a_draw_when_habitats_run_out_under_the_variant():
+    spent = do(two_canopy(habitats_to_win=2, **VARIANT), "end")._draft()
     spent.habitats_used = (1 << 10) - 1
     final = pass_turn(spent, "Carya ovata", "Juglans nigra")
     assert final.is_terminal() and final.winners() == () and "ran out" in final.explain()
@@ -595,12 +679,12 @@ def test_max_turns_ends_the_game_as_a_draw():
 
 
 def test_max_turns_default_is_thirty_turns_per_player():
-    assert new_game(2).max_turns == 60 and new_game(6).max_turns == 180
+    assert new_game(2).max_turns == 60 and new_game(6).max_turns == 180 and new_game(8).max_turns == 240
     assert new_game(3).options["max_turns"] == 0 and new_game(3, max_turns=7).max_turns == 7
 
 
-def test_a_capture_at_max_turns_is_settled_before_the_draw():
-    state = pass_turn(do(two_canopy(max_turns=8), "end"), "Carya ovata", "Juglans nigra")
+def test_capture_at_round_end_variant_settles_a_capture_at_max_turns_before_the_draw():
+    state = pass_turn(do(two_canopy(max_turns=8, **VARIANT), "end"), "Carya ovata", "Juglans nigra")
     assert state.is_terminal() and state.winners() == (0,)
 
 
@@ -640,6 +724,7 @@ def test_new_game_options_are_named_and_json_safe():
         "without_quercus_marilandica": False,
         "ignore_lingering": False,
         "two_sided_disasters": False,
+        "capture_at_round_end": False,
     }
     assert json.loads(json.dumps(game.options)) == game.options
 
@@ -648,7 +733,8 @@ def test_new_game_options_are_named_and_json_safe():
     "bad",
     [
         {"players": 1},
-        {"players": 7},
+        {"players": 9},
+        {"capture_at_round_end": "no"},
         {"habitats_to_win": 3},
         {"max_turns": -1},
         {"colour": "red"},
@@ -667,7 +753,7 @@ def test_explain_battle_names_sols_costs_and_reasons():
     assert "Quercus alba" in text and "costs 3 Sols" in text
     assert "water 5 is outside Taxodium distichum's water range 7-9" in text
     assert "disaster Hurricane: playing it costs 2 Sols" in text and "Initiate Tree Combat" in text
-    assert "Rich soil" in text and "end of each round" in text
+    assert "Rich soil" in text and "captures the habitat at once" in text
 
 
 def test_explain_unaffordable_action_says_why():
@@ -728,3 +814,56 @@ def test_regroup_draws_nothing_when_draw_and_litter_are_empty():
     dry.draw, dry.litter = (), 0
     after = do(dry, "end")
     assert after.current_player == 1 and len(after.hand(0)) == 2
+
+
+# ----------------------------------------------------------------------- Departures in one place (issue 18)
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space."""
+    return " ".join(text.split())
+
+
+def test_the_docstring_keeps_silent_designs_and_departures_in_two_lists_in_the_engines_words():
+    import treegames.mighty_trees as mt
+
+    doc = flat(mt.__doc__)
+    silent_at = doc.index("Where the rule sheet is silent")
+    depart_at = doc.index("Where we depart from the rule sheet's text")
+    assert silent_at < depart_at
+    for text in mt.words.SILENT.values():
+        assert silent_at < doc.index(flat(text)) < depart_at, text[:40]
+    for text in mt.words.DEPARTURES.values():
+        assert doc.index(flat(text)) > depart_at, text[:40]
+
+
+def test_every_departure_is_a_named_option_or_says_why_there_is_none():
+    from treegames.mighty_trees import OPTIONS, words
+
+    names = {o.name for o in OPTIONS}
+    for key, text in words.DEPARTURES.items():
+        assert key in names or "No option" in text, key
+
+
+def test_the_capture_option_says_the_default_is_the_printed_rule_and_the_variant_departs():
+    from treegames.mighty_trees import OPTIONS
+
+    option = next(o for o in OPTIONS if o.name == "capture_at_round_end")
+    assert option.default is False and option.values == (False, True)
+    assert "printed rule" in option.meaning and "at once" in option.meaning
+    assert "our variant for fairness" in option.meaning and "departs from the rule sheet" in option.meaning
+
+
+def test_seven_and_eight_players_are_dealt_and_play_to_the_end():
+    import random
+
+    for players in (7, 8):
+        game = new_game(players)
+        rng = random.Random(players)
+        state = do(game.new_initial_state(), f"habitat {PIEDMONT}")
+        while state.phase is Phase.DEAL:
+            state = state.apply(state.sample_chance(rng))
+        assert [len(state.hand(p)) for p in range(players)] == [3] * players
+        assert state.draw_size == 72 - 3 * players and state.phase is Phase.FIRST_PLAYER
+        final = core.play(game, [core.RandomBot(rng) for _ in range(players)], rng)
+        assert final.is_terminal() and final.cards_in_play() == 72

@@ -13,6 +13,7 @@ from treegames.ui.canvas import client_event
 from treegames.ui.mighty_trees.clicks import source_of, targets_of
 from treegames.ui.mighty_trees.play import MightyTreesPlay, place_of, tag_of
 from treegames.ui.scene import Polygons
+from treegames.ui.text import escape
 
 PERSON = "human"
 
@@ -284,3 +285,39 @@ def test_after_a_disaster_each_tree_is_listed_with_its_strength_and_fate():
     died = [t for p in range(2) for t in found.understory(p) + found.canopy(p) if t is not None
             and t.id not in {u.id for q in range(2) for u in after.understory(q) + after.canopy(q) if u is not None}]
     assert text.count(">died<") == len(died)
+
+
+def test_an_eight_seat_game_plays_to_the_end_on_a_400_pixel_table():
+    w = MightyTreesPlay(seed=3, seats=("greedy",) * 8, players=8)
+    w.run_auto()
+    s = w.state
+    assert s.num_players == 8 and s.is_terminal()
+    scene = w.board_view.last_scene
+    assert scene.width == 400 and scene.height == w.board_view.canvas.height
+    text = drawn_text(w)
+    assert all(f"P{p + 1}" in text for p in range(8)) and "✖" in text and "▼" in text
+    assert len(w.form.seat_boxes) == 8 and w.form.option_boxes["players"].options[-1][1] == 8
+
+
+def test_the_new_game_form_says_what_the_capture_rule_and_the_seat_count_mean():
+    w = MightyTreesPlay(seed=1, seats=("human", "greedy"))
+    note = w.rules_note.value
+    assert "at once" in note and "printed rule" in note and "our variant for fairness" in note
+    assert "more can play" in note and "7 and 8" in note
+    for text in mt.words.DEPARTURES.values():  # every departure, in the engine's words
+        assert escape(text) in note
+    assert "capture_at_round_end" in w.form.option_boxes
+    assert len(w.form.seat_boxes) == 8  # two seats given: the form still offers every seat, the rest bots
+    w.form.option_boxes["capture_at_round_end"].value = True
+    w.form.option_boxes["players"].value = 7
+    w.form.start_button.click()
+    assert w.state.game.capture_at_round_end is True and w.state.num_players == 7 and len(w.seats) == 7
+
+
+def test_the_page_says_a_second_canopy_tree_captured_at_once():
+    w = MightyTreesPlay(seed=1, seats=("greedy", "greedy"))
+    w.run_auto()
+    final = w.state
+    assert final.winners() and final.history[-1].verb is mt.Verb.GROW
+    shown = w.explanation_html(final)
+    assert "Capturing a Habitat" in shown and "at once" in shown and "Winning" in shown

@@ -63,3 +63,14 @@ def test_walkthrough_widget_steps_and_jumps():
             assert card.name.split()[0] in text
     assert not w.auto_button.value
     assert w.state.phase is not None and isinstance(w.state, mt.MightyTreesState)
+
+
+def test_the_capture_step_describes_the_printed_rule_and_names_the_variant():
+    tour = make_tour(1)
+    index = dict(tour.chapters())["Capturing a Habitat"]
+    note = tour.notes[index]
+    final = tour.states[-1]
+    assert index == len(tour.states) - 1 and final.history[-1].verb is mt.Verb.GROW  # the grow itself captured
+    assert "at once" in note.text and mt.words.CAPTURE_AT_ONCE in note.text
+    assert "capture_at_round_end" in note.text and "our variant" in note.text
+    assert "round ends capture" not in " ".join(n.text for n in tour.notes)

@@ -5,7 +5,8 @@
   (:func:`play_game`, :func:`saved_game`);
 * :mod:`.runner` -- :class:`TournamentRun`: in the background, with progress, cancel and
   worker processes;
-* :mod:`.results` -- :class:`Results`: win/tie/loss per bot, per seat and for the first mover,
+* :mod:`.results` -- :class:`Results`: win/tie/loss per bot (one outcome per game), per seat and
+  for the first mover, the first-mover test its design allows, seat tests with Holm's adjustment,
   score margins, game lengths, the paired comparison, CSV export.
 
 Example::
@@ -15,9 +16,31 @@ Example::
     results.by_bot["greedy"].win.text()      # '99.0% (94.6-99.8)'
 """
 
-from .results import Paired, Results, Tally, records_csv, summary_csv
+from .results import (
+    Design,
+    FirstMoverTest,
+    Paired,
+    Results,
+    SeatTest,
+    Tally,
+    bot_outcome,
+    records_csv,
+    summary_csv,
+)
 from .runner import MAX_WORKERS, PROCESS_THRESHOLD, RunState, TournamentRun, default_workers, run_tournament
-from .stats import Share, binomial_pmf, binomial_test, normal_test, share, sign_test, wilson_interval
+from .stats import (
+    Share,
+    binomial_pmf,
+    binomial_test,
+    fisher_exact,
+    holm,
+    normal_test,
+    optional_stopping,
+    share,
+    sign_test,
+    two_proportion_test,
+    wilson_interval,
+)
 from .tournament import (
     MAX_GAMES,
     GameRecord,
@@ -30,12 +53,14 @@ from .tournament import (
     play_games,
     saved_game,
     seat_names,
+    shared_chance,
 )
 
 __all__ = [
-    "Paired", "Results", "Tally", "records_csv", "summary_csv",
+    "Design", "FirstMoverTest", "Paired", "Results", "SeatTest", "Tally", "bot_outcome", "records_csv", "summary_csv",
     "MAX_WORKERS", "PROCESS_THRESHOLD", "RunState", "TournamentRun", "default_workers", "run_tournament",
-    "Share", "binomial_pmf", "binomial_test", "normal_test", "share", "sign_test", "wilson_interval",
+    "Share", "binomial_pmf", "binomial_test", "fisher_exact", "holm", "normal_test", "optional_stopping", "share",
+    "sign_test", "two_proportion_test", "wilson_interval",
     "MAX_GAMES", "GameRecord", "Outcome", "SpecError", "TournamentSpec", "bot_names", "game_types",
-    "play_game", "play_games", "saved_game", "seat_names",
+    "play_game", "play_games", "saved_game", "seat_names", "shared_chance",
 ]

@@ -10,6 +10,42 @@ A game *ties* for a seat when the win is shared or nobody wins (a Mighty Trees
 game stopped at ``max_turns``).  Shares are always of all games (win, tie and
 loss add up to 1); :meth:`Tally.decisive` gives the share of wins among the
 games that were not ties, which is what the test of "no advantage" uses.
+
+One outcome per bot per game
+----------------------------
+A bot that holds several seats of a game still has one outcome in it: a *win*
+when every winner is one of its seats, a *tie* when it shares the win with
+another bot (or nobody wins), a *loss* when none of its seats won; its score
+is its best seat's.  A bot that holds *every* seat wins every decided game by
+construction, so its row carries no interval (``Tally.every_seat``).
+
+Which design can test the first mover
+-------------------------------------
+With *Rotate seats* both games of a pair share the chance seed, so the same
+seat moves first in both while the bots swap: counting the first mover's wins
+then mixes moving first with which bot was stronger (GreedyBot against
+RandomBot gives the first mover exactly half by construction).
+:meth:`Results.first_mover_test` therefore tests only where the design
+separates the two (:class:`Design`):
+
+* ``SAME_BOT`` -- the same bot in every seat and fixed seats: every game is an
+  independent draw, and the exact binomial test of the first mover's wins
+  among single-winner games against a fair share 1/players applies;
+* ``PAIRS`` -- two players with rotated seats (same bots or not): each pair is
+  its own stratum (the Mantel-Haenszel idea for matched pairs, i.e. McNemar's
+  test): a pair in which the first mover did better in *both* games counts for
+  moving first, one in which the second mover did better in both counts
+  against, and pairs split one each (decided by the bots) say nothing about it;
+  an exact sign test of the two counts;
+* ``BY_BOT`` -- two different bots with fixed seats: stratified by who moved
+  first: Fisher's exact test of whether the line-up's first bot won a larger
+  share of decisive games when it moved first than when it moved second;
+* ``NONE`` -- any other design (more than two players with rotated seats or
+  with different bots): no first-mover p-value.
+
+With the same bot in every fixed seat, :meth:`Results.seat_tests` tests every
+seat and the first mover against a fair share, with Holm-adjusted p-values for
+the family.
 """
 
 from __future__ import annotations
@@ -18,11 +54,14 @@ import csv
 import io
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
 
 from . import stats
 from .tournament import GameRecord, Outcome, TournamentSpec, seat_names
 
-__all__ = ["Tally", "Paired", "Results", "records_csv", "summary_csv"]
+__all__ = ["Tally", "Paired", "Design", "FirstMoverTest", "SeatTest", "Results", "bot_outcome", "records_csv",
+           "summary_csv"]
 
 
 @dataclass
@@ -34,6 +73,8 @@ class Tally:
     ties: int = 0
     losses: int = 0
     scores: list[int] = field(default_factory=list)
+    seats: int = 1  # seats this row holds in each game (a bot may hold several)
+    every_seat: bool = False  # a bot in every seat: its share is fixed by the ties, no interval means anything
 
     @property
     def games(self) -> int:
@@ -103,6 +144,65 @@ class Paired:
 _POINTS = {Outcome.WIN: 1.0, Outcome.TIE: 0.5, Outcome.LOSS: 0.0}
 
 
+class Design(StrEnum):
+    """How a tournament's first-mover question can be tested (see the module docstring)."""
+
+    SAME_BOT = "same bot in every seat"
+    PAIRS = "pairs with the seats swapped"
+    BY_BOT = "by which bot moved first"
+    NONE = "no test"
+
+
+@dataclass(frozen=True)
+class FirstMoverTest:
+    """The first-mover finding of one tournament, from a design that separates moving first from bot strength.
+
+    ``SAME_BOT``: ``wins`` of ``trials`` single-winner games against ``fair``.
+    ``PAIRS``: ``wins`` pairs the first mover did better in both games, ``losses`` the
+    second mover did, ``even`` split pairs, ``trials`` = wins + losses.
+    ``BY_BOT``: ``table`` = ((A's wins, A's losses) when A moved first, (the same) when A moved second)
+    for the line-up's first bot A, decisive games only.
+    """
+
+    design: Design
+    wins: int = 0
+    losses: int = 0
+    even: int = 0
+    trials: int = 0
+    fair: Fraction = Fraction(1, 2)
+    table: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
+    bot: str = ""
+    p_value: float | None = None  # None: no test (design NONE, or nothing to count)
+
+
+@dataclass(frozen=True)
+class SeatTest:
+    """One of a family of tests against a fair share, with its Holm-adjusted p-value."""
+
+    label: str
+    wins: int
+    trials: int
+    fair: Fraction
+    p_value: float
+    holm: float
+
+    @property
+    def share(self) -> stats.Share:
+        """Wins among the single-winner games, with the Wilson interval."""
+        return stats.share(self.wins, self.trials)
+
+
+def bot_outcome(record: GameRecord, bot: str) -> Outcome:
+    """One outcome for a bot in a game, however many seats it holds (see the module docstring)."""
+    mine = {seat for seat, name in enumerate(record.seats) if name == bot}
+    won = set(record.winners)
+    if not won:
+        return Outcome.TIE
+    if not won & mine:
+        return Outcome.LOSS
+    return Outcome.WIN if won <= mine else Outcome.TIE
+
+
 class Results:
     """What a list of game records says (see the module docstring)."""
 
@@ -110,15 +210,19 @@ class Results:
         self.spec = spec
         self.records = sorted(records, key=lambda r: r.index)
         self.seat_labels = seat_names(spec.game, spec.players)
-        self.by_bot: dict[str, Tally] = {name: Tally(name) for name in dict.fromkeys(spec.bots)}
+        held = Counter(spec.bots)
+        self.by_bot: dict[str, Tally] = {name: Tally(name, seats=held[name], every_seat=held[name] == spec.players)
+                                         for name in dict.fromkeys(spec.bots)}
         self.by_seat = [Tally(label) for label in self.seat_labels]
         self.first_mover = Tally("first mover")
         self.later_movers = Tally("later movers")
         for record in self.records:
-            for seat, bot in enumerate(record.seats):
+            for bot, tally in self.by_bot.items():
+                tally.add(bot_outcome(record, bot),
+                          max(s for s, name in zip(record.scores, record.seats, strict=True) if name == bot))
+            for seat in range(len(record.seats)):
                 outcome = record.outcome(seat)
                 score = record.scores[seat]
-                self.by_bot[bot].add(outcome, score)
                 self.by_seat[seat].add(outcome, score)
                 if record.first == seat:
                     self.first_mover.add(outcome, score)
@@ -138,6 +242,76 @@ class Results:
         """(first-mover wins, games with a single winner): the counts for a test of a fair share."""
         single = [r for r in self.records if len(r.winners) == 1]
         return sum(r.winners[0] == r.first for r in single), len(single)
+
+    def design(self) -> Design:
+        """Which first-mover test this tournament's design allows (see the module docstring)."""
+        spec = self.spec
+        same = len(set(spec.bots)) == 1
+        if spec.players == 2 and spec.rotate:
+            return Design.PAIRS
+        if not spec.rotate:
+            return Design.SAME_BOT if same else Design.BY_BOT if spec.players == 2 else Design.NONE
+        return Design.NONE
+
+    def first_mover_test(self) -> FirstMoverTest:
+        """The first-mover finding from a design that separates moving first from bot strength."""
+        design = self.design()
+        if design is Design.SAME_BOT:
+            wins, single = self.first_mover_decisive()
+            fair = Fraction(1, self.spec.players)
+            return FirstMoverTest(design, wins, single - wins, trials=single, fair=fair,
+                                  p_value=stats.binomial_test(wins, single, fair) if single else None)
+        if design is Design.PAIRS:
+            better = worse = even = 0
+            for one, two in self._pairs():
+                if one.first < 0:
+                    continue
+                first_points = _POINTS[one.outcome(one.first)] + _POINTS[two.outcome(two.first)]
+                if first_points > 1:
+                    better += 1
+                elif first_points < 1:
+                    worse += 1
+                else:
+                    even += 1
+            return FirstMoverTest(design, better, worse, even, better + worse,
+                                  p_value=stats.sign_test(better, worse) if better + worse else None)
+        if design is Design.BY_BOT:
+            bot = self.spec.bots[0]
+            cells = [[0, 0], [0, 0]]  # [A moved first, A moved second] x [A won, A lost]
+            for r in self.records:
+                if r.first < 0 or len(r.winners) != 1:
+                    continue
+                seat = r.lineup.index(0)
+                cells[0 if r.first == seat else 1][0 if r.winners[0] == seat else 1] += 1
+            (a, b), (c, d) = cells
+            table = ((a, b), (c, d))
+            counted = a + b > 0 and c + d > 0
+            return FirstMoverTest(design, a + d, b + c, trials=a + b + c + d, table=table, bot=bot,
+                                  p_value=stats.fisher_exact(a, b, c, d) if counted else None)
+        return FirstMoverTest(design)
+
+    def _pairs(self) -> list[tuple[GameRecord, GameRecord]]:
+        """The complete pairs of games (two players, rotated seats) in order."""
+        by_index = {r.index: r for r in self.records}
+        out = []
+        for block in range(self.spec.games // 2):
+            one, two = by_index.get(2 * block), by_index.get(2 * block + 1)
+            if one is not None and two is not None:
+                out.append((one, two))
+        return out
+
+    def seat_tests(self) -> list[SeatTest]:
+        """Every seat and the first mover tested against a fair share, Holm-adjusted; [] unless the same bot
+        sits in every fixed seat (the only design in which seat shares are independent and unconfounded)."""
+        if self.design() is not Design.SAME_BOT:
+            return []
+        fair = Fraction(1, self.spec.players)
+        single = [r for r in self.records if len(r.winners) == 1]
+        rows = [(label, sum(r.winners[0] == seat for r in single)) for seat, label in enumerate(self.seat_labels)]
+        rows.append(("first mover", sum(r.winners[0] == r.first for r in single)))
+        ps = [stats.binomial_test(w, len(single), fair) for _label, w in rows]
+        return [SeatTest(label, w, len(single), fair, p, h)
+                for (label, w), p, h in zip(rows, ps, stats.holm(ps), strict=True)]
 
     def tied_games(self) -> int:
         """Games in which nobody won alone."""
@@ -175,12 +349,8 @@ class Results:
         spec = self.spec
         if not (spec.rotate and spec.players == 2 and spec.bots[0] != spec.bots[1]):
             return None
-        by_index = {r.index: r for r in self.records}
         a_better = b_better = even = pairs = 0
-        for block in range(spec.games // 2):
-            one, two = by_index.get(2 * block), by_index.get(2 * block + 1)
-            if one is None or two is None:
-                continue
+        for one, two in self._pairs():
             pairs += 1
             a_points = sum(_POINTS[r.outcome(r.lineup.index(0))] for r in (one, two))
             b_points = sum(_POINTS[r.outcome(r.lineup.index(1))] for r in (one, two))
@@ -231,6 +401,7 @@ def summary_csv(results: Results) -> str:
     for group, t in results.rows():
         cells = []
         for s in (t.win, t.tie, t.loss):
-            cells += [f"{s.value:.4f}", f"{s.low:.4f}", f"{s.high:.4f}"]
+            interval = ["", ""] if t.every_seat else [f"{s.low:.4f}", f"{s.high:.4f}"]
+            cells += [f"{s.value:.4f}", *interval]
         writer.writerow([group, t.label, t.games, t.wins, t.ties, t.losses, *cells, f"{t.mean_score()[0]:.2f}"])
     return out.getvalue()

@@ -18,8 +18,12 @@ Seating (our design)
 --------------------
 With ``rotate=True`` the games come in *blocks* of one game per seat: within a
 block every game uses the same seeds, and the line-up is turned one seat on per
-game, so each bot sits in each seat once with the same dice, the same first
-player draw and the same cards (common random numbers).  With two players a
+game, so each bot sits in each seat once with the same chance seed (common
+random numbers): the same first-player draw, and the same random numbers for
+every later chance event.  What that shares differs by game
+(:func:`shared_chance`): Bosk's only chance event is the start player, Aspens'
+dice match while both games roll alike, and in Mighty Trees the cards drawn
+match only while both games draw from the same pile in the same way.  With two players a
 block is a pair of games in which the two bots swap seats; the paired
 comparison in :mod:`.results` compares the bots within pairs.  A bot's own
 random stream follows the bot, not the seat.  With ``rotate=False`` every game
@@ -55,6 +59,7 @@ __all__ = [
     "make_bot",
     "saved_game",
     "outcome_of",
+    "shared_chance",
 ]
 
 MAX_GAMES = 10_000
@@ -114,6 +119,21 @@ def seat_names(game: str, players: int) -> list[str]:
     if names and len(names) >= players:
         return list(names[:players])
     return [f"P{i + 1}" for i in range(players)]
+
+
+SHARED_CHANCE = {
+    "aspens": "the same first-player draw and the same random numbers for the Sun and Wind dice "
+              "(the same rolls for as long as both games roll alike)",
+    "bosk": "the same start player (Bosk's only chance event)",
+    "mighty_trees": "the same first habitat and first-player draw, and the same random numbers for the card draws "
+                    "(the same cards only while both games draw from the same pile alike)",
+}
+"""What the games of a rotated block share, by game, in a phrase."""
+
+
+def shared_chance(game: str) -> str:
+    """What two games with the same chance seed share, in a phrase (a generic one for a game not listed)."""
+    return SHARED_CHANCE.get(game, "the same chance seed: the same first-player draw and the same random numbers")
 
 
 # --------------------------------------------------------------------------

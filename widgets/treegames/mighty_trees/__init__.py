@@ -2,11 +2,11 @@
 
 Source: ``mighty-trees-timber-party.txt`` (revised 9/2002).  That text points
 to a Guidebook and to cards we do not have; the missing pieces are designed
-here and listed under *Our interpretation*.
+here and listed apart from our departures from its text (two lists, below).
 
 Use ``new_game(players=2, **options)`` -> :class:`MightyTreesGame`; its
 ``new_initial_state()`` follows the ``treegames.core`` protocol.  ``GAME_TYPE``
-declares the game (2-6 players, chance, hidden hands) and its option schema
+declares the game (2-8 players, chance, hidden hands) and its option schema
 (``OPTIONS``).  Modules: :mod:`.data` (the cards and the rulebook's numbers),
 :mod:`.actions` (phases, verbs, the Action value and notation), :mod:`.words`
 (explanations and descriptions), :mod:`.engine` (the game and its states),
@@ -35,74 +35,101 @@ The rules as implemented (rulebook section in brackets)
   understory trees can be attacked; only a player with at least 2 trees
   (understory plus canopy) can be attacked; combat is optional.
 * [Regroup Phase] Draw until 3 cards are in the Command; that ends the turn.
-* [Capturing a Habitat / Winning] The first player with 2 canopy trees
-  captures the habitat and wins (when "first" is settled: see below).
+* [Capturing a Habitat / Winning] The first player to have 2 canopy trees
+  captures the habitat: the action that grows a player's second canopy tree
+  captures it at once, before anyone else moves, and capturing 1 habitat wins
+  the game (``words.CAPTURE_AT_ONCE``).  Our round-end variant is a named
+  option, listed below under the departures.
+* [# of Players] 2 to 6, "more can play": 7 and 8 seats are allowed (below).
 
-Our interpretation (where the rulebook is silent)
-------------------------------------------------
-* Cards: the 50 tree cards are real species native to the southeastern United
-  States with true USDA hardiness zones (temperature range, capped at 1-9) and
-  water preference (the card's colour: dry, balanced, wet, with a matching
-  water range on the 1-9 scale); ``cards/trees.csv`` names its references.
-  **Sol costs and strengths are our own design**, balanced by checked rules:
-  sun + shade + fire + wind = 8 + 2 x (planting + growth Sols), and every
-  planting and growth costs 2 or 3 Sols (so planting and growing never share
-  a 3-Sol turn and a capture takes at least four turns; every tree can reach
-  the canopy).  Cloud, trend, disaster and habitat cards are our own design,
-  in ``cards/*.csv`` (see :mod:`.data`).  Issue 12's balance pass measured
-  and set every number: ``benchmarks/bench_mighty_trees_balance.py`` prints
-  each figure (game length, draws, seat shares, cards played, kills) against
-  its target.
-* Tree combat (free: it is part of planting, no extra Sols): the attacker's
-  sun strength against the defender's shade strength, each +2 if the habitat
-  prefers that species.  Higher wins; the loser dies and goes to the litter.
-  A tie leaves both trees standing.  You can only attack another player.
-* Current conditions = the habitat card's temperature and water, plus every
-  trend, cloud and lingering disaster card in play, kept within 1-9.
-  Planting is checked against them.
-* Climate cards kill on their own axis only: a trend or a water/temperature
-  disaster kills a tree only if the tree's range on the axis that card
-  changes (water, or temperature) no longer holds the current value.  A tree
-  planted under a cloud that has since gone is not killed for the other axis.
-  A card leaving play (a cloud, a lingering disaster) kills nothing.
-* Clouds: +/- water or temperature until the start of their player's next
-  turn (``CLOUD_ROUNDS`` = 1), so a cloud opens a planting window.  Clouds
-  never kill trees.
-* Trends: a lasting change: the card stays in play beside the habitat for as
-  long as that habitat is in play (so the 4 trend cards bound how far a
-  climate can drift); at once, every tree on every side whose range on the
-  trend's axis no longer holds dies.
-* Disasters: fire and wind disasters have a force: disaster strength + the
-  habitat's fire (or wind) modifier; each struck tree whose fire (or wind)
-  strength, +2 if preferred, is below the force dies.  Water and temperature
-  disasters (Flood, Drought, Hard Freeze, Heat Wave) change the conditions;
-  each struck tree whose range on that axis no longer holds dies.  Those four
-  linger: the card stays in play, its change in force (for planting), for
-  ``linger`` rounds (until the start of its player's turn that many turns
-  later), then goes to the litter.  Which trees (understory, canopy, all) and
-  sides (everyone's, or one chosen other player's, for Tornado) are on the
-  card.  Every disaster can be unleashed in every habitat, and none kills
-  more than half of the species that can be planted in any habitat.
-* Habitat powers (one per habitat, each a 1-Sol discount): rich soil
-  (growing costs 1 less, never below 2); fire season, hurricane coast,
-  floodplain, high elevation (fire, wind, water, temperature disasters cost 1
-  less, never below 1).
-* Capturing (our reading of "the first player to have 2 canopy trees"):
-  capture is settled when a round ends, so every player has had as many
-  turns.  Growing a second canopy tree does not end the turn; if both canopy
-  trees still stand when the round ends (after the last seat's turn), their
-  player captures the habitat.  If several players hold 2 canopy trees then,
-  the one with the most trees on their side captures; if still tied, the one
-  earliest in the round (who had them first).  With capture at the moment
-  of growing, the first seat won 55-57% of greedy 2-player games; settled at
-  the round's end (and GreedyBot filling its understory first), 52%.
-* A player with no Sol-spending action at all may ``end`` with 0 Sols spent
-  (the 1-Sol minimum cannot be met).  If the draw and litter piles are both
-  empty, Regroup draws nothing.
-* ``max_turns`` (turns in all, counting every player's turns; the default 0
-  means 30 turns per player: 60 at 2 players, 180 at 6): a game nobody has
-  won by then ends as a draw (no winner), so every game ends.  A capture due
-  when the limit is reached is settled first.
+Where the rule sheet is silent (our interpretation; ``words.SILENT``)
+--------------------------------------------------------------------
+The same words are shown by the rules walkthrough and, for the options, by
+the New game form.
+
+* cards: The rule sheet points to a Guidebook and to cards we do not have. Our
+  50 tree cards are real trees of the south-eastern United States: a tree's
+  temperature range is its USDA hardiness zones and its colour its water
+  preference. The Sol costs and the sun, shade, fire and wind strengths, and
+  every cloud, trend, disaster and habitat card, are our own design
+  (cards/*.csv). Balanced by checked rules: sun + shade + fire + wind = 8 + 2
+  x (planting + growth Sols), and every planting and growth costs 2 or 3 Sols
+  (so planting and growing never share a 3-Sol turn and a capture takes at
+  least four turns; every tree can reach the canopy). Issue 12's balance pass
+  measured and set every number (see :mod:`.data`);
+  ``benchmarks/bench_mighty_trees_balance.py`` prints each figure against its
+  target.
+* selection: 'Select 1 habitat card' and 'Select 1st Player' do not say how:
+  both are drawn at random (chance), and turns then go round in seat order.
+* combat: The rule sheet says when combat may happen, not how it is decided.
+  Ours: the attacker's sun strength against the defender's shade strength,
+  each +2 if the habitat prefers that species; the higher wins and the loser
+  goes to the litter; a tie leaves both standing. Combat is part of planting
+  and costs no extra Sol. You can only attack another player.
+* conditions: The habitat's conditions now are its card's temperature and
+  water plus every trend, cloud and lingering disaster in play, kept within
+  1-9; a tree is planted only if both lie inside its ranges.
+* cloud: A cloud changes water or temperature until the start of its player's
+  next turn (our duration; clouds never kill trees).
+* trend: A trend stays beside the habitat for as long as that habitat is in
+  play, and at once every tree whose range on the trend's axis (water or
+  temperature) no longer holds the new value dies (our reading of a lasting
+  climate change). The 4 trend cards bound how far a climate can drift.
+* linger: Water and temperature disasters linger: the card stays in play, its
+  change in force, for the rounds printed on it (the 'Ignore lingering'
+  variation turns this off). Only trees whose range on that axis no longer
+  holds die, and a card leaving play kills nothing. A climate card kills on
+  its own axis only: a tree planted under a cloud that has since gone is not
+  killed for the other axis. Lingering lasts until the start of its player's
+  turn that many turns later (``CLOUD_ROUNDS`` = 1 for clouds), then the card
+  goes to the litter.
+* strike: A fire or wind disaster has a force (its strength plus the habitat's
+  fire or wind modifier); each tree struck whose fire or wind strength is
+  lower dies. A preferred species gets +2. Which trees (understory, canopy,
+  all) and sides (everyone's, or one chosen other player's, for Tornado) are
+  on the card. Every disaster can be unleashed in every habitat, and none
+  kills more than half of the species that can be planted in any habitat.
+* powers: Each habitat has one power, a 1-Sol discount: rich soil (growing,
+  never below 2 Sols), or fire season, hurricane coast, floodplain, high
+  elevation (disasters of that element, never below 1 Sol).
+* sols: Unspent Sols are lost at the end of the Battle Phase (the rule sheet
+  gives 3 a turn, no savings).
+* empty piles: If the draw pile and the litter pile are both empty, the
+  Regroup Phase draws nothing.
+* two habitats: Capture 2 Habitats (a Game Variation) does not say what
+  follows a capture. Ours: the capturer's turn ends (Regroup), the habitat is
+  cleared (trees, weather and trends to the litter), a new habitat is drawn
+  and the next player begins; if the 10 habitats run out, the game is a draw.
+* seats: The rule sheet: 2 to 6 players, and more can play, with longer waits
+  between turns. We allow 7 and 8: the 72-card deck deals 24 cards and leaves
+  48 to draw; in 2000 GreedyBot games at 8 players the litter became the draw
+  pile 0.87 times a game, a game lasted a median 6.4 turns per player and 0.2%
+  were drawn (benchmarks/bench_mighty_trees_balance.py).
+
+Where we depart from the rule sheet's text (``words.DEPARTURES``)
+----------------------------------------------------------------
+A rule the text states is never changed silently: each departure is a named
+option whose default follows the text where that is feasible, or says why not.
+
+* capture_at_round_end (our variant for fairness; it departs from the rule
+  sheet's text): capture waits until the round ends, so every player has had
+  as many turns. A rival can still knock a canopy tree down, or grow their own
+  second one; if several players hold 2 canopy trees then, the one with the
+  most trees captures, and if still tied, the one earliest in the round. Off
+  by default. Why someone would propose it: under the printed rule the first
+  seat can reach the canopy and win before the later seats have had as many
+  turns; the variant evens the turns. benchmarks/bench_mighty_trees_balance.py
+  measures both rules side by side.
+* ``max_turns``: The rule sheet sets no turn limit and has no draws. max_turns
+  (0, the default, means 30 turns per player) ends a game nobody has won as a
+  draw, so every game, tournament and lesson ends. The text cannot be the
+  default: bots' games would not be sure to end (RandomBot games reach 30
+  turns per player about 70% of the time); the largest value, 100000, comes
+  closest.
+* no Sol to spend: Sol Laws: at least 1 Sol must be spent each turn. A player
+  with nothing at all to spend it on (an empty Command and no trees, possible
+  only when both piles are empty) may end with 0 spent. No option: the printed
+  rule would leave that player without any legal move.
 
 Game Variations (named options)
 -------------------------------
@@ -116,6 +143,8 @@ Game Variations (named options)
 * ``two_sided_disasters=False``: True makes disasters that strike every side
   strike only the caster's side and one other side the caster chooses
   (``disaster Wildfire at P2``).
+* ``capture_at_round_end=False``: our variant, not a Game Variation of the rule
+  sheet (see the departures above).
 
 Notation
 --------
@@ -124,7 +153,7 @@ Notation
 ``plant Quercus alba attack P2 understory 1``, ``grow 1``,
 ``discard Cumulonimbus``, ``discard understory 2``, ``discard canopy 1``,
 ``cloud Cumulonimbus``, ``trend Warming Trend``, ``disaster Wildfire``,
-``disaster Tornado at P2``, ``end``.  Players are P1-P6, slots 1-2.
+``disaster Tornado at P2``, ``end``.  Players are P1-P8, slots 1-2.
 
 State accessors (for widgets)
 -----------------------------
@@ -196,7 +225,7 @@ GAME_TYPE = GameType(
     options=OPTIONS,
     bots={"greedy": GreedyBot, "random": RandomBot},
 )
-"""What Mighty Trees is: 2-6 players, chance (habitat, deal, draws, first player), hidden hands, its options."""
+"""What Mighty Trees is: 2-8 players, chance (habitat, deal, draws, first player), hidden hands, its options."""
 
 __all__ = [
     "GAME_TYPE",

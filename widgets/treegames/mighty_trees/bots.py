@@ -10,20 +10,28 @@ other hand, no draw order):
 
     my progress - the best opponent's progress + what my Command is worth
 
-* progress = 10 per canopy tree + 6 per understory tree + 100 for holding 2
-  canopy trees (a capture when the round ends, unless one falls first: so the
-  bot knocks down a rival's full canopy when it can) + 1000 per habitat
-  captured;
+* progress = 10 per canopy tree + 6 per understory tree + 30 for one canopy
+  tree with an understory tree beside it (one growth from a capture: under
+  the printed rule the next turn captures at once, so the bot attacks or
+  strikes a rival's understory tree there when it can) + 100 for holding 2
+  canopy trees (only under the ``capture_at_round_end`` variant does that
+  position last: a capture when the round ends, unless one falls first, so
+  the bot knocks down a rival's full canopy when it can) + 1000 per habitat
+  captured (the printed rule's capture at once scores it in the same
+  action);
 * the Command: 0.8 per tree that fits the lasting conditions (the habitat,
   trends and lingering disasters: clouds pass), 0.05 per tree that does not,
   0.5 per disaster, 0.35 per trend, 0.3 per cloud, and 0.25 per empty place
   (the Regroup Phase refills it with an unknown card).
 
 A planting (+6) is worth more than a growth (+4), so the bot fills its
-understory before it grows: more trees win ties at the round's end and
-spare one for an attacker.  (Measured: with +4 the first seat won 54.7% of
-greedy 2-player games and the median game lasted 5 turns per player; with
-+6, 52.1% and 6.)  So a cloud is played when it lets a tree be planted this turn, a trend or
+understory before it grows: a spare tree for an attacker, and (variant)
+more trees win ties at the round's end.  The 30 for "one growth away" was
+tried at 0, 30, 60 and 120 (200 greedy games at 2, 4 and 6 players, both
+rules): 0-60 gave seat shares within a few points of each other under the
+printed rule; 120 made the bot hold that position instead of growing under
+the variant (most games drawn), so 30 it is.  ``bench_mighty_trees_balance.py``
+prints the figures under both rules.  So a cloud is played when it lets a tree be planted this turn, a trend or
 disaster when it kills more of a rival's trees than of the bot's own (or makes
 its Command plantable), a planting attacks when the attack wins, and a spare
 Sol discards a tree that fits nowhere.  Only one discard is tried: the least
@@ -52,6 +60,8 @@ __all__ = ["GreedyBot", "progress", "score", "command_value"]
 CANOPY_VALUE = 10.0
 UNDERSTORY_VALUE = 6.0
 FULL_CANOPY_VALUE = 100.0
+ONE_GROW_VALUE = 30.0
+"""A canopy tree plus an understory tree: the next turn's growth captures (the printed rule: at once)."""
 WIN_VALUE = 1000.0
 FIT_TREE_VALUE = 0.8
 UNFIT_TREE_VALUE = 0.05
@@ -67,6 +77,8 @@ def progress(state: MightyTreesState, player: int) -> float:
     canopy = sum(c >= 0 for c in state.canopy_slots[lo : lo + SLOTS])
     under = sum(c >= 0 for c in state.under[lo : lo + SLOTS])
     value = CANOPY_VALUE * canopy + UNDERSTORY_VALUE * under + WIN_VALUE * state.captured[player]
+    if canopy == SLOTS - 1 and under:
+        value += ONE_GROW_VALUE
     return value + (FULL_CANOPY_VALUE if canopy == SLOTS else 0.0)
 
 

@@ -87,14 +87,15 @@ __all__ = [
     "PLAYERS",
 ]
 
-PLAYERS = (2, 3, 4, 5, 6)
-"""# of Players: 2 to 6."""
+PLAYERS = (2, 3, 4, 5, 6, 7, 8)
+"""# of Players: 2 to 6, "more can play": we allow 7 and 8 (the 72-card deck deals 24 and leaves 48)."""
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", PLAYERS, 2, "How many players (the rulebook: 2 to 6)."),
+    Option("players", PLAYERS, 2, f"How many players. {words.SEATS}"),
     Option("max_turns", range(0, MAX_TURNS_LIMIT + 1), 0,
-           f"Our interpretation: after this many turns in all, a game nobody has won is a draw; "
-           f"0 (the default) means {TURNS_PER_PLAYER} turns per player."),
+           f"Our departure (the rule sheet sets no limit and has no draws): after this many turns in all, a "
+           f"game nobody has won is a draw, so every game ends; 0 (the default) means {TURNS_PER_PLAYER} turns "
+           f"per player."),
     Option("habitats_to_win", (1, 2), 1, "Game Variations: capture 1 habitat, or 2, to win."),
     Option("without_quercus_marilandica", (False, True), False,
            "Game Variations: play without the Quercus marilandica card (71 cards)."),
@@ -102,11 +103,15 @@ OPTIONS: tuple[Option, ...] = (
            "Game Variations: water and temperature disasters strike once and never linger."),
     Option("two_sided_disasters", (False, True), False,
            "Game Variations: a disaster strikes only your side and one other side you choose."),
+    Option("capture_at_round_end", (False, True), False,
+           f"No (the default) follows the printed rule. {words.CAPTURE_AT_ONCE} Yes plays "
+           f"{words.CAPTURE_AT_ROUND_END}"),
 )
 """The option schema (GAME_TYPE.options): every named option, its allowed values, default and meaning."""
 
 OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS if o.name != "players"}
-"""Every named option of ``game.options`` and its default (the last four are the rulebook's Game Variations)."""
+"""Every named option of ``game.options`` and its default (habitats_to_win to two_sided_disasters are the
+rulebook's Game Variations; capture_at_round_end is our departure from its text, off by default)."""
 
 QUERCUS_MARILANDICA = card_by_name("Quercus marilandica").id
 
@@ -166,6 +171,8 @@ class MightyTreesGame(core.GameBase):
         self.habitats_to_win: int = merged["habitats_to_win"]
         self.lingering: bool = not merged["ignore_lingering"]
         self.two_sided: bool = merged["two_sided_disasters"]
+        self.capture_at_round_end: bool = merged["capture_at_round_end"]
+        """Our variant: capture is settled when a round ends (False, the default: at once, as printed)."""
         deck = (1 << len(DECK)) - 1
         if merged["without_quercus_marilandica"]:
             deck &= ~(1 << QUERCUS_MARILANDICA)
@@ -182,7 +189,7 @@ class MightyTreesGame(core.GameBase):
 
 
 def new_game(players: int = 2, **options: Any) -> MightyTreesGame:
-    """A Mighty Trees Timber Party Game for 2-6 players with the named options (see OPTION_DEFAULTS)."""
+    """A Mighty Trees Timber Party Game for 2-8 players with the named options (see OPTION_DEFAULTS)."""
     return MightyTreesGame(players, **options)
 
 
@@ -993,11 +1000,18 @@ class MightyTreesState(core.FrozenState):
     def _start_turn(self, player: int) -> None:
         """Mobilization Phase: the player's weather ages, then 3 Sols (or max_turns ends the game).
 
-        When a round has just ended (every player has had the same number of turns), or max_turns is
-        reached, a player with 2 canopy trees captures the habitat first (:meth:`_round_capturer`).
+        After a capture at once (the printed rule) with a habitat still to come, the new habitat is
+        drawn first.  With ``capture_at_round_end`` (our variant), when a round has just ended (every
+        player has had the same number of turns), or max_turns is reached, a player with 2 canopy
+        trees captures the habitat first (:meth:`_round_capturer`).
         """
         n = self.game.num_players
-        if self.turn > 0 and self.habitat >= 0 and (self.turn % n == 0 or self.turn >= self.game.max_turns):
+        if self.habitat < 0:  # Game Variations (capture 2 habitats): the next habitat is drawn first
+            self.phase, self.sols = Phase.HABITAT, 0
+            return
+        if self.game.capture_at_round_end and self.turn > 0 and (
+            self.turn % n == 0 or self.turn >= self.game.max_turns
+        ):
             capturer = self._round_capturer(player)
             if capturer >= 0:
                 self._capture(capturer)
@@ -1096,8 +1110,9 @@ class MightyTreesState(core.FrozenState):
     def _round_capturer(self, first: int) -> int:
         """Who captures at the end of a round: a player with 2 canopy trees, or -1 for nobody.
 
-        Our interpretation of "the first player to have 2 canopy trees": capture is settled when a
-        round ends, so every player has had as many turns.  If several players have 2 canopy trees,
+        Only with ``capture_at_round_end`` (our variant, a departure from the rule sheet's "the first
+        player to have 2 canopy trees"): capture is settled when a round ends, so every player has had
+        as many turns.  If several players have 2 canopy trees,
         the one with the most trees on their side wins it; if still tied, the one earliest in the
         round (``first`` opens each round), who had them first.
         """
@@ -1108,7 +1123,12 @@ class MightyTreesState(core.FrozenState):
         return max(full, key=lambda p: (self.tree_count(p), -((p - first) % n)))
 
     def _grow(self, slot: int) -> None:
-        """Grow Trees: move an understory tree into an empty canopy slot (capture waits for the round's end)."""
+        """Grow Trees: move an understory tree into an empty canopy slot; a second canopy tree captures at once.
+
+        Capturing a Habitat: the first player to have 2 canopy trees wins the habitat, so the action
+        that grows the second one captures it (and usually ends the game).  With
+        ``capture_at_round_end`` (our variant) the capture waits for the round's end instead.
+        """
         me = self.mover
         lo = SLOTS * me
         under, canopy = list(self.under), list(self.canopy_slots)
@@ -1119,10 +1139,13 @@ class MightyTreesState(core.FrozenState):
         self.under, self.canopy_slots = tuple(under), tuple(canopy)
         self.last_event = f"{player_name(me)} grows {DECK[card].name} into canopy slot {target - lo + 1}."
         if -1 not in canopy[lo : lo + SLOTS]:
-            self.last_event += (
-                f" {player_name(me)} has 2 canopy trees: if both still stand when this round ends, "
-                f"{player_name(me)} captures the habitat."
-            )
+            if self.game.capture_at_round_end:
+                self.last_event += (
+                    f" {player_name(me)} has 2 canopy trees: if both still stand when this round ends, "
+                    f"{player_name(me)} captures the habitat (our variant, capture_at_round_end)."
+                )
+            else:
+                self._capture(me)
 
     def _capture(self, me: int) -> None:
         """Capturing a Habitat: player ``me`` takes it; that wins, or (capture-2 variation) a new habitat."""
@@ -1134,19 +1157,27 @@ class MightyTreesState(core.FrozenState):
             for p in range(self.game.num_players)
             if p != me and -1 not in self.canopy_slots[SLOTS * p : SLOTS * p + SLOTS]
         ]
-        tie = (
-            f" ({', '.join(rivals)} also had 2; {player_name(me)} has the most trees, or came first in the round)"
-            if rivals
-            else ""
-        )
-        self.last_event += (
-            f" The round is over: {player_name(me)} has 2 canopy trees and captures "
-            f"{HABITATS[self.habitat].name}!{tie}"
-        )
+        at_once = not self.game.capture_at_round_end
+        if at_once:
+            self.last_event += (
+                f" Capturing a Habitat: {player_name(me)} is the first to have 2 canopy trees and captures "
+                f"{HABITATS[self.habitat].name} at once!"
+            )
+        else:
+            tie = (
+                f" ({', '.join(rivals)} also had 2; {player_name(me)} has the most trees, "
+                "or came first in the round)"
+                if rivals
+                else ""
+            )
+            self.last_event += (
+                f" The round is over: {player_name(me)} has 2 canopy trees and captures "
+                f"{HABITATS[self.habitat].name} (our variant, capture_at_round_end)!{tie}"
+            )
         if captured[me] >= self.game.habitats_to_win or self.habitats_used.bit_count() == len(HABITATS):
             if captured[me] >= self.game.habitats_to_win:
                 self.winner = me
-                self.last_event += f" {player_name(me)} wins."
+                self.last_event += f" {player_name(me)} wins (Winning)."
             self.phase, self.sols = Phase.GAME_OVER, 0
             return
         litter, top = self.litter, self.litter_top_id  # cleared in this order: trees, weather, trends
@@ -1165,6 +1196,10 @@ class MightyTreesState(core.FrozenState):
         self.weather_items = ()
         self.trends = ()
         self.habitat = -1
+        if at_once:  # the capturer's turn ends: Sols left are lost, Regroup, then the new habitat is drawn
+            self.last_event += " The habitat is cleared; after the Regroup Phase a new one is drawn."
+            self._regroup()
+            return
         self.phase, self.sols = Phase.HABITAT, 0
         self.last_event += " The habitat is cleared and a new one is drawn."
 

@@ -34,7 +34,109 @@ from .data import (
 if TYPE_CHECKING:
     from .engine import MightyTreesState
 
-__all__ = ["describe", "explain", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand"]
+__all__ = [
+    "CAPTURE_AT_ONCE", "CAPTURE_AT_ROUND_END", "SEATS", "SILENT", "DEPARTURES",
+    "describe", "explain", "capture_rule", "sols", "deaths", "range_fate", "strength_fate", "may_see_hand",
+]
+
+
+CAPTURE_AT_ONCE = (
+    "Capturing a Habitat (the rule sheet; the default): the first player to have 2 canopy trees captures "
+    "the habitat. The action that grows your second canopy tree captures it at once, and capturing 1 "
+    "habitat wins the game, before anyone else moves."
+)
+"""The printed capture rule, in our words (used by explain, the walkthrough, the tour and the New game form)."""
+
+CAPTURE_AT_ROUND_END = (
+    "capture_at_round_end (our variant for fairness; it departs from the rule sheet's text): capture waits "
+    "until the round ends, so every player has had as many turns. A rival can still knock a canopy tree "
+    "down, or grow their own second one; if several players hold 2 canopy trees then, the one with the "
+    "most trees captures, and if still tied, the one earliest in the round."
+)
+"""Our round-end variant, in the same words wherever it is shown."""
+
+SEATS = (
+    "The rule sheet: 2 to 6 players, and more can play, with longer waits between turns. We allow 7 and 8: "
+    "the 72-card deck deals 24 cards and leaves 48 to draw; in 2000 GreedyBot games at 8 players the litter "
+    "became the draw pile 0.87 times a game, a game lasted a median 6.4 turns per player and 0.2% were drawn "
+    "(benchmarks/bench_mighty_trees_balance.py)."
+)
+"""What the players option allows and why (the New game form and the docstring)."""
+
+
+SILENT: dict[str, str] = {
+    "cards": (
+        "The rule sheet points to a Guidebook and to cards we do not have. Our 50 tree cards are real trees of "
+        "the south-eastern United States: a tree's temperature range is its USDA hardiness zones and its colour "
+        "its water preference. The Sol costs and the sun, shade, fire and wind strengths, and every cloud, "
+        "trend, disaster and habitat card, are our own design (cards/*.csv)."
+    ),
+    "selection": (
+        "'Select 1 habitat card' and 'Select 1st Player' do not say how: both are drawn at random (chance), "
+        "and turns then go round in seat order."
+    ),
+    "combat": (
+        "The rule sheet says when combat may happen, not how it is decided. Ours: the attacker's sun strength "
+        f"against the defender's shade strength, each +{PREFERRED_BONUS} if the habitat prefers that species; "
+        "the higher wins and the loser goes to the litter; a tie leaves both standing. Combat is part of "
+        "planting and costs no extra Sol."
+    ),
+    "conditions": (
+        "The habitat's conditions now are its card's temperature and water plus every trend, cloud and "
+        "lingering disaster in play, kept within 1-9; a tree is planted only if both lie inside its ranges."
+    ),
+    "cloud": (
+        "A cloud changes water or temperature until the start of its player's next turn (our duration; "
+        "clouds never kill trees)."
+    ),
+    "trend": (
+        "A trend stays beside the habitat for as long as that habitat is in play, and at once every tree whose "
+        "range on the trend's axis (water or temperature) no longer holds the new value dies (our reading of a "
+        "lasting climate change)."
+    ),
+    "linger": (
+        "Water and temperature disasters linger: the card stays in play, its change in force, for the rounds "
+        "printed on it (the 'Ignore lingering' variation turns this off). Only trees whose range on that axis "
+        "no longer holds die, and a card leaving play kills nothing."
+    ),
+    "strike": (
+        "A fire or wind disaster has a force (its strength plus the habitat's fire or wind modifier); each tree "
+        "struck whose fire or wind strength is lower dies."
+    ),
+    "powers": (
+        "Each habitat has one power, a 1-Sol discount: rich soil (growing, never below 2 Sols), or fire "
+        "season, hurricane coast, floodplain, high elevation (disasters of that element, never below 1 Sol)."
+    ),
+    "sols": "Unspent Sols are lost at the end of the Battle Phase (the rule sheet gives 3 a turn, no savings).",
+    "empty piles": "If the draw pile and the litter pile are both empty, the Regroup Phase draws nothing.",
+    "two habitats": (
+        "Capture 2 Habitats (a Game Variation) does not say what follows a capture. Ours: the capturer's turn "
+        "ends (Regroup), the habitat is cleared (trees, weather and trends to the litter), a new habitat is "
+        "drawn and the next player begins; if the 10 habitats run out, the game is a draw."
+    ),
+    "seats": SEATS,
+}
+"""Where the rule sheet is silent: our designs, by topic (the package docstring and the walkthrough list these)."""
+
+DEPARTURES: dict[str, str] = {
+    "capture_at_round_end": (
+        f"{CAPTURE_AT_ROUND_END} Off by default. Why someone would propose it: under the printed rule the "
+        "first seat can reach the canopy and win before the later seats have had as many turns; the variant "
+        "evens the turns. benchmarks/bench_mighty_trees_balance.py measures both rules side by side."
+    ),
+    "max_turns": (
+        "The rule sheet sets no turn limit and has no draws. max_turns (0, the default, means 30 turns per "
+        "player) ends a game nobody has won as a draw, so every game, tournament and lesson ends. The text "
+        "cannot be the default: bots' games would not be sure to end (RandomBot games reach 30 turns per "
+        "player about 70% of the time); the largest value, 100000, comes closest."
+    ),
+    "no Sol to spend": (
+        "Sol Laws: at least 1 Sol must be spent each turn. A player with nothing at all to spend it on (an "
+        "empty Command and no trees, possible only when both piles are empty) may end with 0 spent. No "
+        "option: the printed rule would leave that player without any legal move."
+    ),
+}
+"""Where we depart from the rule sheet's text: each by its named option (or why there is none) and its reason."""
 
 
 def may_see_hand(viewer: int | None, player: int) -> bool:
@@ -71,7 +173,8 @@ def describe(state: MightyTreesState, action: Action, viewer: int | None = None)
     if verb is Verb.GROW:
         card = state.under[SLOTS * state.mover + action.slot] if 0 <= action.slot < SLOTS else -1
         name = DECK[card].name if card >= 0 else "the tree"
-        text = f"Grow {name} from understory slot {action.slot + 1} into the canopy{cost}."
+        effect = _grow_effect(state) if card >= 0 else ""
+        text = f"Grow {name} from understory slot {action.slot + 1} into the canopy{effect}{cost}."
     elif verb is Verb.DISCARD and action.place != "hand":
         text = f"Remove your tree in {action.place} slot {action.slot + 1} to the litter{cost}."
     elif verb is Verb.DISCARD:
@@ -167,9 +270,14 @@ def explain(state: MightyTreesState, viewer: int | None = None) -> str:
     if phase is Phase.GAME_OVER:
         if state.winner >= 0:
             need = state.game.habitats_to_win
+            how = (
+                "2 canopy trees standing when a round ended: our variant capture_at_round_end"
+                if state.game.capture_at_round_end
+                else "the first to have 2 canopy trees: Capturing a Habitat"
+            )
             return (
                 f"Winning: {player_name(state.winner)} captured {need} habitat{'s' if need > 1 else ''} "
-                "(2 canopy trees: Capturing a Habitat) and wins the game."
+                f"({how}) and wins the game."
             )
         if state.turn <= state.game.max_turns:
             return "The game is over without a winner: the 10 habitat cards ran out (our interpretation)."
@@ -241,15 +349,7 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
                 else f"not yet: {end_reason}."
             )
         )
-    n = state.num_players
-    full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
-    last = player_name((me + (-state.turn) % n) % n)
-    lines.append(
-        "Capturing a Habitat (our interpretation): at the end of each round, after "
-        f"{last}'s turn, a player with 2 canopy trees captures the habitat (most trees, then the "
-        "earliest in the round, if several). "
-        + (f"Holding 2 canopy trees now: {', '.join(full)}." if full else "Nobody holds 2 canopy trees now.")
-    )
+    lines.append(capture_rule(state))
     targets = [player_name(p) for p in range(state.num_players) if p != me and state.tree_count(p) >= 2]
     lines.append(
         "Initiate Tree Combat: only a tree being planted may attack, only an understory tree of a "
@@ -257,6 +357,39 @@ def _explain_battle(state: MightyTreesState, viewer: int | None) -> str:
         + (f"Attackable now: {', '.join(targets)}." if targets else "Nobody can be attacked now.")
     )
     return "\n".join(lines)
+
+
+def capture_rule(state: MightyTreesState) -> str:
+    """The capture rule in force (the printed rule, or our round-end variant) and who is close to it now."""
+    n, me = state.num_players, state.mover
+    if not state.game.capture_at_round_end:
+        one = [player_name(p) for p in range(n) if sum(c is not None for c in state.canopy(p)) == 1]
+        return (
+            "Capturing a Habitat: the first player to have 2 canopy trees captures the habitat at once, "
+            "the moment the second one grows. "
+            + (f"One canopy tree now: {', '.join(one)}." if one else "Nobody has a canopy tree yet.")
+        )
+    full = [player_name(p) for p in range(n) if all(c is not None for c in state.canopy(p))]
+    last = player_name((me + (-state.turn) % n) % n)
+    return (
+        "Capturing a Habitat, our variant capture_at_round_end (the rule sheet captures at once): at the "
+        f"end of each round, after {last}'s turn, a player with 2 canopy trees captures the habitat "
+        "(most trees, then the earliest in the round, if several). "
+        + (f"Holding 2 canopy trees now: {', '.join(full)}." if full else "Nobody holds 2 canopy trees now.")
+    )
+
+
+def _grow_effect(state: MightyTreesState) -> str:
+    """What growing does to the capture: a second canopy tree captures (at once, or at the round's end)."""
+    lo = SLOTS * state.mover
+    if sum(c >= 0 for c in state.canopy_slots[lo : lo + SLOTS]) != SLOTS - 1:
+        return ""
+    if state.game.capture_at_round_end:
+        return (
+            "; a second canopy tree: if both stand when the round ends, you capture the habitat "
+            "(our variant capture_at_round_end)"
+        )
+    return "; your second canopy tree: you capture the habitat at once (Capturing a Habitat)"
 
 
 def _explain_card(state: MightyTreesState, card: int) -> str:

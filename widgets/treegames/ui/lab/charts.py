@@ -93,11 +93,14 @@ def shares_scene(rows: list[tuple[str, Tally]], players: int, title: str = "") -
                         colour=palette.MUTED_INK))
     bars: dict[str, list] = {k: [] for k in OUTCOME_COLOURS}
     tags: dict[str, list] = {k: [] for k in OUTCOME_COLOURS}
-    whiskers, labels, names, values = [], [], [], []
+    whiskers, labels, names, values, notes = [], [], [], [], []
     for i, (group, tally) in enumerate(rows):
         y = TOP + i * _row_height()
         head = f"{tally.label}" if group == "first mover" else f"{group} {tally.label}"
         labels.append((LEFT - 40, y + LABEL_ROW / 2 + 1, f"{head} · {tally.games} games"))
+        if tally.every_seat:  # its share is fixed by the ties: nothing to draw
+            notes.append((WIDTH / 2, y + LABEL_ROW + 1.5 * (BAR + GAP), "in every seat: no share to compare"))
+            continue
         for j, (kind, s) in enumerate((("win", tally.win), ("tie", tally.tie), ("loss", tally.loss))):
             top = y + LABEL_ROW + j * (BAR + GAP)
             mid = top + BAR / 2
@@ -116,6 +119,8 @@ def shares_scene(rows: list[tuple[str, Tally]], players: int, title: str = "") -
     scene.add(Texts(labels, font="bold 12px sans-serif", colour=palette.INK, align="left"))
     scene.add(Texts(names, font="11px sans-serif", colour=palette.INK, align="right"))
     scene.add(Texts(values, font="11px sans-serif", colour=palette.INK, align="left"))
+    if notes:
+        scene.add(Texts(notes, font="11px sans-serif", colour=palette.MUTED_INK))
     return scene
 
 

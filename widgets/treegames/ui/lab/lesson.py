@@ -1,4 +1,5 @@
-"""Pieces of the first-player lesson: the shrinking interval ladder, the binomial test explorer, the tables.
+"""Pieces of the lab's lessons: the shrinking interval ladder, the binomial test explorer, the tables,
+the peeking demonstration and the rule-change comparison.
 
 Pictures are pure Scenes (:func:`ladder_scene`, :func:`binomial_scene`); the
 widgets run tournaments through :mod:`treegames.lab` and only show its numbers.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+import threading
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,7 +22,7 @@ from .. import palette, safety, styles
 from ..canvas import SceneCanvas
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
-from .table import CELL, HEAD, p_is, p_text
+from .table import CELL, HEAD, first_mover_text, p_is, p_text
 
 __all__ = [
     "Answer",
@@ -32,6 +34,11 @@ __all__ = [
     "tests_table_html",
     "ties_table_html",
     "first_mover_html",
+    "few_games_sentence",
+    "half_win_reason",
+    "peeking_html",
+    "RuleComparison",
+    "rule_scene",
     "note",
 ]
 
@@ -139,9 +146,13 @@ class IntervalLadder(widgets.VBox):
         self.status.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
 
     def spec(self, games: int) -> TournamentSpec:
-        """The tournament of ``games`` games (each size has its own seed, so they are separate samples)."""
+        """The tournament of ``games`` games (each size has its own seed, so they are separate samples).
+
+        Fixed seats: with the same bot in every seat, every game then has seeds of its own, so the games
+        are independent draws (rotated pairs would share the first-player draw and the dice).
+        """
         b = self.base
-        return TournamentSpec(b["game"], b["bots"], games, b["seed"] + games, True, b["options"])
+        return TournamentSpec(b["game"], b["bots"], games, b["seed"] + games, False, b["options"])
 
     def play(self, games: int, wait: bool = False) -> TournamentRun:
         """Play a tournament of ``games`` games in the background and add its rung when it ends."""
@@ -283,23 +294,249 @@ def ties_table_html(tally: Tally) -> str:
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
-    return "".join(parts) + "</table></div>"
+    parts.append(f"</table><div style='font-size:12px;color:{palette.MUTED_INK}'>No p-value for a tie as half a "
+                 f"win: {half_win_reason()}.</div>")
+    return "".join(parts) + "</div>"
 
 
 def first_mover_html(results: Results) -> str:
-    """A short table of the first mover against the others, with the fair-share test."""
+    """The first mover against the others, with the test the tournament's design allows."""
     players = results.spec.players
-    fair = Fraction(1, players)
     first = results.first_mover
-    wins, decisive = results.first_mover_decisive()
-    p = stats.binomial_test(wins, decisive, fair)
     name = lab.game_types()[results.spec.game].title
+    test = results.first_mover_test()
     ties = (f" {results.tied_games()} games had no single winner, so they are left out of the test."
-            if results.tied_games() else "")
+            if results.tied_games() and test.design is lab.Design.SAME_BOT else "")
+    bots = " and ".join(dict.fromkeys(results.spec.bots))
     return (
         f"<div style='font-size:14px;line-height:1.6'><b>{html.escape(name)}, {players} players, "
-        f"{results.games} games between random bots</b>: the first mover won {first.win.text()} of all games "
-        f"and {stats.share(wins, decisive).text()} of the {decisive} games with a single winner.{ties} "
-        f"A fair share is {100 * float(fair):.0f}%; the exact binomial test of <i>a fair share</i> gives "
-        f"{p_is(p)}.</div>"
+        f"{results.games} games, {html.escape(bots)} bots</b>: the first mover won {first.win.text()} of all "
+        f"games.{ties} {first_mover_text(test, results)}</div>"
     )
+
+
+def few_games_sentence(row: LadderRow, fair: float = 0.5) -> str:
+    """What the smallest rung's interval says, in words that follow its numbers."""
+    s = row.share
+    split = stats.share(row.decisive // 2, row.decisive)
+    width = 100 * (s.high - s.low)
+    contains = s.low <= fair <= s.high
+    verdict = (f"it contains <i>no advantage</i> (50%), and also a first mover who wins {100 * s.high:.0f}% of "
+               "decided games" if contains else f"it leaves out {100 * fair:.0f}%, yet it is still wide")
+    return (f"With {row.games} games the first mover won {row.wins} of {row.decisive} decided games, and the 95% "
+            f"interval runs from {100 * s.low:.1f}% to {100 * s.high:.1f}%, {width:.0f} percentage points wide: "
+            f"{verdict}. Even an even split, {row.decisive // 2} of {row.decisive}, gives {split.text()}. "
+            f"{row.games} games say very little.")
+
+
+def half_win_reason() -> str:
+    """Why the binomial test does not apply when a tie counts as half a win."""
+    return ("each game then has three possible results for the first mover (1, ½ or 0 points), not two, so the "
+            "points are not a count of successes in independent yes-or-no trials and the binomial test does not "
+            "apply to them")
+
+
+# ------------------------------------------------------------------ peeking
+
+
+def peeking_html(result: stats.Peeking) -> str:
+    """The optional-stopping demonstration: false alarms when peeking after every game against one planned look."""
+    stops = sorted(result.stops)
+    half = stops[len(stops) // 2] if stops else 0
+    rows = [
+        (f"look once, after the planned {result.max_games} games", result.once.text(),
+         f"{100 * result.exact_once:.1f}%"),
+        (f"look after every game from game {result.first_look} on, stop when the interval leaves out 50%",
+         result.peeking.text(), "–"),
+    ]
+    head = ["how the experiment is run", "false alarms (95% interval)", "exact"]
+    parts = [f"<div style='font-size:14px;line-height:1.6'>{result.experiments} simulated experiments in which "
+             f"<b>nothing is going on</b>: every game is a fair coin toss (a chance of exactly "
+             f"{100 * result.chance:.0f}%), so every alarm is a false one."
+             "<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+             + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
+    parts.append("</table></div>")
+    if stops:
+        parts.append(f"Half of the early stops came by game {half}. Each look is another chance for luck to push "
+                     "the interval off 50% for a moment; stopping there keeps that moment. Decide the number of "
+                     "games first, then look once.")
+    return "".join(parts) + "</div>"
+
+
+# ------------------------------------------------------------------ a rule change, measured
+
+
+def rule_scene(rows: list[tuple[str, stats.Share]], fair: float = 0.5) -> Scene:
+    """Each rule's first-mover share with its 95% interval, on one axis around the fair share."""
+    height = 40 + LADDER_ROW * max(1, len(rows)) + 28
+    scene = Scene(WIDTH, height, palette.BACKGROUND)
+    left, right = 20.0, WIDTH - 20.0
+    lo, hi = 0.25, 0.75
+
+    def x_of(v: float) -> float:
+        return left + (min(hi, max(lo, v)) - lo) / (hi - lo) * (right - left)
+
+    scene.add(Texts([(WIDTH / 2, 14, "First mover's share of decided games, 95% interval")],
+                    font="bold 13px sans-serif", colour=palette.INK))
+    bottom = height - 26
+    ticks = [lo + (hi - lo) * t / 4 for t in range(5)]
+    scene.add(Segments(as_points([[(x_of(t), 30), (x_of(t), bottom)] for t in ticks]), "#DDDDDD", 1.0))
+    scene.add(Texts([(x_of(t), bottom + 12, f"{100 * t:.1f}%".replace(".0%", "%")) for t in ticks],
+                    font="11px sans-serif", colour=palette.MUTED_INK))
+    dashes = [[(x_of(fair), y), (x_of(fair), min(bottom, y + 4))] for y in range(30, int(bottom), 8)]
+    scene.add(Segments(as_points(dashes), palette.MUTED_INK, 1.0))
+    whiskers, dots, labels = [], [], []
+    for i, (label, s) in enumerate(rows):
+        y = 52 + i * LADDER_ROW
+        labels.append((left, y - 12, f"{label}: {s.text()} of {s.n}"))
+        if not s.n:
+            continue
+        a, b = x_of(s.low), x_of(s.high)
+        whiskers += [[(a, y), (b, y)], [(a, y - 6), (a, y + 6)], [(b, y - 6), (b, y + 6)]]
+        dots.append((x_of(s.value), y))
+    scene.add(Segments(as_points(whiskers), palette.BLUE, 2.5))
+    if dots:
+        import numpy as np
+
+        scene.add(Circles(np.asarray(dots, dtype=float), np.full(len(dots), 5.0), solid(palette.ORANGE, len(dots)),
+                          stroke=palette.INK))
+    scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    return scene
+
+
+class RuleComparison(widgets.VBox):
+    """The first mover's share under two values of one game option, each from its own tournaments, compared.
+
+    Same bot in every seat and fixed seats, so every game is independent and
+    moving first is the only difference between the seats; each rule plays
+    from its own seeds, so the two samples are independent too and the
+    two-proportion test applies.  **Play more** adds tournaments of ``more``
+    games per rule (new seeds each time) in the background, with progress.
+    """
+
+    def __init__(self, game: str = "mighty_trees", bots: tuple[str, ...] = ("greedy", "greedy"),
+                 option: str = "capture_at_round_end",
+                 rules: tuple[tuple[object, str], ...] = ((False, "printed rule"), (True, "variant")),
+                 games: int = 300, more: int = 2000, seed: int = 18, options: dict | None = None,
+                 workers: int | None = None):
+        self.game, self.bots, self.option, self.rules = game, tuple(bots), option, tuple(rules)
+        self.base_options = dict(options or {})
+        self.seed, self.workers, self.more = seed, workers, more
+        self.rounds = 0
+        self.counts = {value: [0, 0, 0] for value, _label in self.rules}  # wins, decided, games
+        self.run: TournamentRun | None = None
+        self.canvas = SceneCanvas(WIDTH, 40 + LADDER_ROW * len(self.rules) + 28, self._scene)
+        self.canvas.canvas.add_class("treegames-lab-rules")
+        self.button = styles.icon_button(f"Play {more} more games", "play",
+                                         f"Play {more} more games under each rule in the background",
+                                         layout=widgets.Layout(width="200px"))
+        safety.on_click(self.button, lambda: self.play(more), report=self.report_failure)
+        self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="150px"))
+        self.progress.add_class("treegames-lab-progress")
+        self.status = widgets.HTML()
+        self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.table.add_class("treegames-lab-rule-table")
+        self.sentence = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        super().__init__([styles.stylesheet(), self.canvas.canvas, self.table, self.sentence,
+                          widgets.HBox([self.button, self.progress], layout=widgets.Layout(flex_flow="row wrap")),
+                          self.status], layout=widgets.Layout(max_width="100%"))
+        self.play(games, wait=True)
+
+    def report_failure(self, text: str) -> None:
+        """The kit's friendly sentence when a callback fails."""
+        self.status.value = f"<span style='color:{palette.VERMILLION}'>{html.escape(text)}</span>"
+
+    def spec(self, value, games: int, round_: int) -> TournamentSpec:
+        """One rule's tournament of one round (its own seed: rules and rounds are separate samples)."""
+        index = [v for v, _ in self.rules].index(value)
+        options = {**self.base_options, self.option: value}
+        seed = self.seed * 1000 + round_ * len(self.rules) + index
+        return TournamentSpec(self.game, self.bots, games, seed, False, options)
+
+    def play(self, games: int, wait: bool = False) -> None:
+        """Play ``games`` more games under each rule, one rule after the other, in the background."""
+        if self.run is not None and self.run.is_running:
+            return
+        self.button.disabled = True
+        round_ = self.rounds
+        self.rounds += 1
+        queue = [v for v, _ in self.rules]
+        self.progress.max, self.progress.value = games * len(queue), 0
+        started = time.monotonic()
+        finished = threading.Event()
+
+        def next_rule() -> None:
+            value = queue.pop(0)
+            offset = (len(self.rules) - len(queue) - 1) * games
+
+            def progress(done: int, _total: int) -> None:
+                self.progress.value = offset + done
+                run = self.run
+                if run is None or run.state is RunState.RUNNING:
+                    return
+                if run.state is not RunState.FINISHED:
+                    self.status.value = f"<span>The games were {run.state.value}.</span>"
+                    self.button.disabled = False
+                    finished.set()
+                    return
+                test = run.results().first_mover_test()
+                wins, decided, played = self.counts[value]
+                self.counts[value] = [wins + test.wins, decided + test.trials, played + run.results().games]
+                if queue:
+                    next_rule()
+                else:
+                    self._show(time.monotonic() - started)
+                    self.button.disabled = False
+                    finished.set()
+
+            self.run = TournamentRun(self.spec(value, games, round_), workers=self.workers, progress=progress)
+            self.run.start()
+
+        next_rule()
+        if wait:
+            finished.wait()
+
+    def shares(self) -> list[tuple[str, stats.Share]]:
+        """(rule label, the first mover's share of decided games) per rule."""
+        return [(label, stats.share(self.counts[v][0], self.counts[v][1])) for v, label in self.rules]
+
+    def comparison(self) -> stats.TwoShares:
+        """The two-proportion test of the first two rules' shares."""
+        (w1, n1, _), (w2, n2, _) = (self.counts[v] for v, _ in self.rules[:2])
+        return stats.two_proportion_test(w1, n1, w2, n2)
+
+    def _scene(self) -> Scene:
+        """Both rules' intervals."""
+        return rule_scene(self.shares())
+
+    def _show(self, seconds: float) -> None:
+        """Redraw, and write the table and the comparison from the counts."""
+        self.canvas.redraw()
+        head = ["rule", "games", "first mover won", "share (95% interval)", "exact p against 50%"]
+        parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+                 + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
+        for value, label in self.rules:
+            wins, decided, played = self.counts[value]
+            cells = [label, str(played), f"{wins} of {decided} decided", stats.share(wins, decided).text(),
+                     p_text(stats.binomial_test(wins, decided))]
+            parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        parts.append("</table></div>")
+        self.table.value = "".join(parts)
+        self.sentence.value = note(comparison_sentence(self.rules, self.comparison())).value
+        self.status.value = f"<span>Played in {seconds:.1f} s.</span>"
+
+
+def comparison_sentence(rules: tuple[tuple[object, str], ...], result: stats.TwoShares) -> str:
+    """The two-proportion test of two rules, in words that follow its numbers."""
+    (_, one), (_, two) = rules[:2]
+    diff = 100 * result.difference
+    clear = result.p_value < 0.05
+    return (f"The first mover's share is {abs(diff):.1f} percentage points {'higher' if diff >= 0 else 'lower'} "
+            f"under the {html.escape(one)} than under the {html.escape(two)} "
+            f"({100 * result.first.value:.1f}% against {100 * result.second.value:.1f}%). The two-proportion test "
+            f"of <i>the same chance under both rules</i> gives z = {result.z:.2f}, {p_is(result.p_value)}: "
+            + ("a difference this large would be surprising if the rule change did nothing."
+               if clear else "these games cannot yet tell the two rules apart; more games narrow both intervals.")
+            )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import html
 
-from ...lab import Results, Tally, records_csv, stats, summary_csv
+from ...lab import Design, FirstMoverTest, Results, Tally, records_csv, shared_chance, stats, summary_csv
 from .. import palette, saving
 
-__all__ = ["p_text", "p_is", "results_table_html", "findings_html", "games_table_html", "csv_links_html"]
+__all__ = ["p_text", "p_is", "results_table_html", "findings_html", "first_mover_text", "seat_tests_html",
+           "games_table_html", "csv_links_html"]
 
 CELL = "padding:2px 6px;border-bottom:1px solid #E4E4E4;white-space:nowrap"
 HEAD = f"{CELL};text-align:left;background:#F3F3F3"
@@ -33,10 +34,14 @@ def _share_cell(s: stats.Share) -> str:
 
 
 def _row(tally: Tally) -> str:
-    """One table row."""
+    """One table row (a bot in every seat: no shares, since its games decide nothing about it)."""
     mean, sd = tally.mean_score()
-    cells = [html.escape(tally.label), str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
-             _share_cell(tally.win), _share_cell(tally.tie), _share_cell(tally.loss),
+    label = html.escape(tally.label) + (f" ({tally.seats} seats)" if tally.seats > 1 else "")
+    if tally.every_seat:
+        shares = [f"<span style='color:{palette.MUTED_INK}'>every seat: no interval</span>", "", ""]
+    else:
+        shares = [_share_cell(tally.win), _share_cell(tally.tie), _share_cell(tally.loss)]
+    cells = [label, str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses), *shares,
              f"{mean:.1f} ± {sd:.1f}" if tally.games else "–"]
     return "<tr>" + "".join(f"<td style='{CELL}'>{c}</td>" for c in cells) + "</tr>"
 
@@ -47,7 +52,8 @@ def results_table_html(results: Results) -> str:
     parts = ["<div class='treegames-lab-table' style='overflow-x:auto;max-width:100%'>",
              "<table style='border-collapse:collapse;font-size:13px'>",
              "<tr>" + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
-    groups = [("Bots (one row per seat taken)", list(results.by_bot.values())), ("Seats", results.by_seat),
+    groups = [("Bots (one outcome per game, whichever of its seats won)", list(results.by_bot.values())),
+              ("Seats", results.by_seat),
               ("Who moved first", [results.first_mover, results.later_movers])]
     for title, tallies in groups:
         parts.append(f"<tr><td colspan='{len(head)}' style='{CELL};font-weight:bold;padding-top:6px'>"
@@ -55,7 +61,9 @@ def results_table_html(results: Results) -> str:
         parts += [_row(t) for t in tallies]
     parts.append("</table>")
     parts.append(f"<div style='font-size:11px;color:{palette.MUTED_INK}'>Under each share: its 95% Wilson "
-                 "interval. Score: mean ± standard deviation.</div></div>")
+                 "interval. Score: mean ± standard deviation (a bot in several seats: its best seat). A bot "
+                 "in every seat wins every game somebody wins, so its share says nothing and has no "
+                 "interval.</div></div>")
     return "".join(parts)
 
 
@@ -64,28 +72,13 @@ def findings_html(results: Results) -> str:
     n = results.games
     if not n:
         return "<p>No games played yet.</p>"
-    items = []
-    first = results.first_mover
-    decisive = first.wins + first.losses
-    fair = 1 / results.spec.players
-    if results.spec.players == 2:
-        items.append(
-            f"<b>First mover</b>: won {first.win.text()} of {n} games. Leaving out the {first.ties} tied "
-            f"game{'s' if first.ties != 1 else ''}, it won {first.wins} of {decisive}; the exact binomial "
-            f"test of <i>no advantage</i> (a 50% chance) gives {p_is(first.p_value())}."
-        )
-    else:
-        wins, single = results.first_mover_decisive()
-        p = stats.binomial_test(wins, single, _fraction(fair))
-        items.append(
-            f"<b>First mover</b>: won {first.win.text()} of {n} games and {wins} of the {single} with a single "
-            f"winner; a fair share would be {100 * fair:.0f}% (exact binomial test: {p_is(p)})."
-        )
+    items = [f"<b>First mover</b>: won {results.first_mover.win.text()} of {n} games. "
+             + first_mover_text(results.first_mover_test(), results)]
     paired = results.paired()
     if paired is not None and paired.pairs:
         items.append(
-            f"<b>Paired comparison</b> ({paired.pairs} pairs of games with the same dice and cards, seats "
-            f"swapped): {html.escape(paired.first)} did better in {paired.first_better}, "
+            f"<b>Paired comparison</b> ({paired.pairs} pairs of games with the seats swapped and "
+            f"{html.escape(shared_chance(results.spec.game))}): {html.escape(paired.first)} did better in {paired.first_better}, "
             f"{html.escape(paired.second)} in {paired.second_better}, even {paired.even}; "
             f"sign test {p_is(paired.p_value())}."
         )
@@ -97,14 +90,68 @@ def findings_html(results: Results) -> str:
     items.append(f"<b>Length</b>: {mean:.0f} player moves per game on average "
                  f"({min(lengths)}–{max(lengths)}).")
     return "<ul style='margin:4px 0;padding-left:20px;font-size:13px;line-height:1.5'>" + "".join(
-        f"<li>{i}</li>" for i in items) + "</ul>"
+        f"<li>{i}</li>" for i in items) + "</ul>" + seat_tests_html(results)
 
 
-def _fraction(value: float):
-    """1/k as an exact Fraction for the fair share of k players."""
-    from fractions import Fraction
+def first_mover_text(test: FirstMoverTest, results: Results) -> str:
+    """What the first-mover test of this design says, and why this test (or why none)."""
+    fair = f"{100 * float(test.fair):.0f}%"
+    if test.design is Design.SAME_BOT:
+        if not test.trials:
+            return "No game had a single winner yet, so there is nothing to test."
+        return (f"The same bot sits in every seat, so moving first is the only difference between the seats: it "
+                f"won {stats.share(test.wins, test.trials).text()} of the {test.trials} games with a single winner; "
+                f"the exact binomial test of <i>a fair share</i> ({fair}) gives {p_is(test.p_value)}.")
+    if len(set(results.spec.bots)) == 1:
+        why_pairs = ("Both games of a pair share the chance seed, so the same seat moves first in both: they are not "
+                     "two independent games (two identical bots may even play the same game twice), so the lab "
+                     "counts pairs, and only pairs that went the same seat's way in both games say anything about "
+                     "moving first")
+    else:
+        why_pairs = ("Both games of a pair share the chance seed, so the same seat moves first in both while the "
+                     "bots swap; a pair split one game each could be the stronger bot winning twice, so only pairs "
+                     "that went the same seat's way in both games say anything about moving first")
+    if test.design is Design.PAIRS:
+        if not test.trials:
+            return (f"{why_pairs}, and none of the {test.even} pairs did: every pair was split, so these games "
+                    "cannot tell whether moving first helps (no p-value). For that, seat the same bot in every "
+                    "seat.")
+        return (f"{why_pairs}: the first mover did better in both games of {test.wins} pairs, the second mover in "
+                f"{test.losses}, and {test.even} were split; the sign test of those {test.trials} pairs (McNemar's "
+                f"test) gives {p_is(test.p_value)}.")
+    if test.design is Design.BY_BOT:
+        (a, b), (c, d) = test.table
+        bot = html.escape(test.bot)
+        if test.p_value is None:
+            return (f"To separate moving first from bot strength, {bot}'s games are compared by who moved first, "
+                    f"but {bot} has not yet both moved first and second in a decided game (no p-value).")
+        first, second = stats.share(a, a + b), stats.share(c, c + d)
+        return (f"The bots differ, so the games are compared by who moved first: {bot} won {first.text()} of "
+                f"{a + b} decided games when it moved first and {second.text()} of {c + d} when it moved second; "
+                f"Fisher's exact test of <i>moving first makes no difference</i> gives {p_is(test.p_value)}.")
+    return ("No first-mover test for this design: with more than two players, rotated seats share the chance "
+            "seed within a block, and different bots mix moving first with bot strength. For a first-mover test, "
+            "seat the same bot in every seat and choose Fixed seats.")
 
-    return Fraction(value).limit_denominator(10)
+
+def seat_tests_html(results: Results) -> str:
+    """Every seat and the first mover against a fair share, raw and Holm-adjusted p (same bot, fixed seats)."""
+    tests = results.seat_tests()
+    if not tests or not tests[0].trials:
+        return ""
+    head = ["", "wins of single-winner games", "exact p", "Holm-adjusted p"]
+    parts = ["<div style='overflow-x:auto;font-size:13px'><b>Many tests at once.</b> "
+             f"{len(tests)} p-values, each against a fair share of {100 * float(tests[0].fair):.0f}%. Even "
+             f"with no advantage anywhere, each test comes out below 0.05 one time in twenty, so at least one of "
+             f"the {len(tests)} can do so up to {min(100, 5 * len(tests))}% of the time ({len(tests)} × 5%). "
+             "Holm's adjustment multiplies the smallest p by the number of tests, the next by one less, and so "
+             "on; below 0.05 <i>after</i> adjustment keeps the chance of any false alarm at 5%.",
+             "<table style='border-collapse:collapse;font-size:13px'><tr>"
+             + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
+    for t in tests:
+        cells = [html.escape(t.label), t.share.text(), p_text(t.p_value), p_text(t.holm)]
+        parts.append("<tr>" + "".join(f"<td style='{CELL}'>{c}</td>" for c in cells) + "</tr>")
+    return "".join(parts) + "</table></div>"
 
 
 def games_table_html(results: Results, start: int, count: int = 10) -> str:

@@ -28,7 +28,7 @@ from .clicks import ClickPlanner, CoverKeeper, Outcome, viewer_for
 from .odds_views import OddsPanel
 from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 
-__all__ = ["MightyTreesPlay", "place_of", "tag_of"]
+__all__ = ["MightyTreesPlay", "place_of", "tag_of", "rules_note_html"]
 
 SEAT_NAMES = tuple(f"P{p + 1}" for p in range(max(mt.GAME_TYPE.players)))
 DECK = mt.draw_pile_cards()
@@ -68,8 +68,36 @@ def tag_of(place: str) -> tuple | None:
         return None
 
 
+TALL_FROM = 5
+"""From 5 players on, the table is taller than a screen: it keeps its full width and the page scrolls."""
+
+TALL_TABLE_CSS = ".treegames-mt-tall .treegames-board-canvas{max-height:none!important}"
+"""The kit fits a board's height to the screen; shrunk that far, a 5-8 seat table would be too small to read."""
+
+
+def full_seats(seats: tuple | None) -> tuple | None:
+    """Seats for every possible player (the given ones, then bots), so the New game form offers all 8."""
+    if seats is None:
+        return None
+    more = max(mt.GAME_TYPE.players) - len(seats)
+    return tuple(seats) + (next(iter(mt.GAME_TYPE.bots)),) * max(0, more)
+
+
+def rules_note_html() -> str:
+    """Under the New game form: the printed capture rule, every departure and the seat count, in the engine's words."""
+    words = mt.words
+    labels = {"capture_at_round_end": "Capture at round end: yes", "max_turns": "Max turns"}
+    items = [("Capture at round end: no (the default, the printed rule)", words.CAPTURE_AT_ONCE)]
+    items += [(labels.get(key, key[:1].upper() + key[1:]), text) for key, text in words.DEPARTURES.items()]
+    items.append(("Players", words.SEATS))
+    rows = "".join(f"<li><b>{escape(name)}.</b> {escape(text)}</li>" for name, text in items)
+    return ("<div style='font-size:13px;line-height:1.5;max-width:640px;margin:6px 0'><b>What the choices mean</b> "
+            "(where we depart from the rule sheet's text, it is said here)<ul style='padding-left:18px;margin:2px 0'>"
+            f"{rows}</ul></div>")
+
+
 class MightyTreesPlay(GameDashboard):
-    """A whole game of Mighty Trees for 2-6 seats, each a person or a bot."""
+    """A whole game of Mighty Trees for 2-8 seats (the rule sheet: 2-6, more can play), each a person or a bot."""
 
     game_module = mt
     seat_names = SEAT_NAMES
@@ -100,7 +128,7 @@ class MightyTreesPlay(GameDashboard):
                                             layout=widgets.Layout(width="auto"))
         self.actions_note = widgets.HTML()
         self.odds_panel = OddsPanel()
-        super().__init__(seed=seed, seats=seats, options=options, answer=answer)
+        super().__init__(seed=seed, seats=full_seats(seats), options=options, answer=answer)
         report = self.report_failure
         safety.observe(self.teacher_box, lambda _v: self.refresh(), report=report)
         safety.on_click(self.show_hand_button, lambda: self.play_at("cover"), report=report)
@@ -110,6 +138,12 @@ class MightyTreesPlay(GameDashboard):
         self.save_note.value += (
             "<div style='font-size:13px;color:#9A3A00'>The saved file lists every card drawn, the hidden "
             "Commands included: download it when the game is over, or keep it for the teacher.</div>")
+        tall = widgets.HTML(f"<style>{TALL_TABLE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+        self.children = (*self.children, tall)
+        self._mark_tall()
+        self.rules_note = widgets.HTML(rules_note_html())
+        self.rules_note.add_class("treegames-mt-rules-note")
+        self.form.children = (*self.form.children, self.rules_note)
         self.add_class("treegames-mighty-trees-play")
 
     # ------------------------------------------------------------ the kit's hooks
@@ -125,7 +159,15 @@ class MightyTreesPlay(GameDashboard):
         seats_now = tuple(seats or self._default_seats())[: self.players]
         self.cover = CoverKeeper(tuple(p for p, kind in enumerate(seats_now) if kind == "human"))
         super().new_game(seed=seed, seats=seats, **options)
+        self._mark_tall()
         self._answer()  # the deal and any bots before the first person play on by themselves
+
+    def _mark_tall(self) -> None:
+        """A table of TALL_FROM or more sides keeps its 400 px width and scrolls, instead of shrinking."""
+        if self.players >= TALL_FROM:
+            self.add_class("treegames-mt-tall")
+        else:
+            self.remove_class("treegames-mt-tall")
 
     def side_widgets(self) -> list:
         """The Teacher view toggle, the hand-cover button and the attack preview."""

@@ -61,7 +61,7 @@ KIND_COLOURS = {
 }
 KIND_INK = {mt.Kind.CLOUD: palette.WATER_INK, mt.Kind.TREND: "#6A3D8F", mt.Kind.DISASTER: "#9A3A00"}
 
-PLAYER_MARKS = ("●", "▲", "■", "◆", "★", "✚")
+PLAYER_MARKS = ("●", "▲", "■", "◆", "★", "✚", "▼", "✖")
 """One shape per seat beside its name, so sides differ by more than colour."""
 
 SUN = palette.YELLOW

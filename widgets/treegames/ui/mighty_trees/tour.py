@@ -9,7 +9,9 @@ the walkthrough reaches every rule the rule sheet lists, whatever the card data.
 
 Each state gets a :class:`Note`: the rule-sheet section it illustrates and a
 short explanation in our own words; where the rule sheet is silent, the note
-says that it is *our interpretation* (see the engine's module docstring).
+says that it is *our interpretation* (see the engine's module docstring).  The
+game follows the printed capture rule (the second canopy tree captures at once);
+the capture note names our ``capture_at_round_end`` variant in the engine's words.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from ... import core
 from ... import mighty_trees as mt
 from ...mighty_trees import data as cards
+from ...mighty_trees import words as mt_words
 
 __all__ = ["Note", "Tour", "TourGuide", "FEATURES", "feature_of", "make_tour", "note_for"]
 
@@ -141,41 +144,8 @@ def make_tour(seed: int = 1, players: int = 3, tries: int = 200) -> Tour:
 
 # ---------------------------------------------------------------- the notes
 
-INTERPRETATIONS = {
-    "cards": (
-        "The 50 tree cards are real trees of the south-eastern United States; a tree's temperature range is its "
-        "USDA hardiness zones and its colour its water preference. The Sol costs and the sun, shade, fire and wind "
-        "strengths are our own design (the rule sheet refers to cards we do not have)."
-    ),
-    "combat": (
-        "The rule sheet says when combat may happen, not how it is decided. Ours: the attacker's sun strength "
-        f"against the defender's shade strength, each +{cards.PREFERRED_BONUS} if the habitat prefers that "
-        "species; the higher wins and the loser goes to the litter; a tie leaves both standing."
-    ),
-    "cloud": (
-        "A cloud changes water or temperature until the start of its player's next turn (our duration; "
-        "clouds never kill trees)."
-    ),
-    "trend": (
-        "A trend stays beside the habitat for as long as that habitat is in play, and at once every tree whose "
-        "range on the trend's axis (water or temperature) no longer holds the new value dies (our reading of a "
-        "lasting climate change)."
-    ),
-    "linger": (
-        "Water and temperature disasters linger: the card stays in play, its change in force, for the rounds "
-        "printed on it (the 'Ignore lingering' variation turns this off). Only trees whose range on that axis no "
-        "longer holds die, and a card leaving play kills nothing."
-    ),
-    "capture": (
-        "'The first player to have 2 canopy trees' is settled when a round ends, so every player has had as many "
-        "turns: if both canopy trees still stand then, their player captures the habitat (ties: the most trees, "
-        "then the earliest in the round)."
-    ),
-    "strike": (
-        "A fire or wind disaster has a force (its strength plus the habitat's fire or wind modifier); each tree "
-        "struck whose fire or wind strength is lower dies."
-    ),
-}
+INTERPRETATIONS = {key: mt_words.SILENT[key] for key in ("cards", "combat", "cloud", "trend", "linger", "strike")}
+"""Our interpretations shown beside the steps, in the engine's words (mighty_trees.words.SILENT)."""
 
 FIRST_TIME = {
     "Game Layout": (
@@ -196,8 +166,8 @@ FIRST_TIME = {
         "The four limits of the rule sheet: a tree attacks only as it is planted; only understory trees can be "
         "attacked; only a player with at least 2 trees can be attacked; combat is always optional.", "combat"),
     "Battle Phase: Grow Trees": (
-        "An understory tree moves up into an empty canopy slot for its growth cost. Two canopy trees still "
-        "standing when the round ends capture the habitat.", "capture"),
+        "An understory tree moves up into an empty canopy slot for its growth cost. The player who grows a "
+        "second canopy tree captures the habitat at once (Capturing a Habitat).", ""),
     "Sol Laws (Party Game)": (
         "Sol Laws: 3 Sols per turn, at least 1 must be spent, and discarding a card from the Command, the "
         "understory or the canopy costs 1 Sol. Unspent Sols are lost.", ""),
@@ -211,8 +181,7 @@ FIRST_TIME = {
         f"The player draws until {cards.COMMAND_SIZE} cards are in the Command; drawing ends the turn. Every card left in the draw "
         "pile is equally likely (the card-odds lesson computes these chances).", ""),
     "Capturing a Habitat": (
-        "The first player with 2 canopy trees captures the habitat, and capturing 1 habitat wins the game.",
-        "capture"),
+        f"{mt_words.CAPTURE_AT_ONCE} Not played here, the New game form offers {mt_words.CAPTURE_AT_ROUND_END}", ""),
 }
 
 
