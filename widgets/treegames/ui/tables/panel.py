@@ -21,6 +21,10 @@ from .shared import NO_UNDO, SharedTable
 ALONE = ("<b>Playing with others needs the class server.</b> Here (on Binder, or in JupyterLab without a "
          "class server) each session is alone: play against the bots, or take turns at one screen.")
 
+HIDDEN = ("<b>Shared tables for this game are not on this page yet.</b> A shared table must never send one "
+          "player's hidden cards to another player's page, and this page still draws from the whole game. Play "
+          "against the bots, or take turns at one screen (with the screen turned away while the other plays).")
+
 VISITOR = "page"
 """How a kernel names its visitor to the authority when the server adds no identity of its own."""
 
@@ -45,19 +49,19 @@ class TablePanel(widgets.VBox):
         self._loop = _loop()
         self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.note.add_class("treegames-tables-note")
-        if self.client is None:
-            super().__init__([widgets.HTML(panel(ALONE))])
+        game_type = dashboard.game_type
+        if self.client is None or game_type.has_hidden_information:
+            super().__init__([widgets.HTML(panel(ALONE if self.client is None else HIDDEN))])
             self.add_class("treegames-tables-panel")
             return
         report = self._fail
-        game_type = dashboard.game_type
         self.label_box = widgets.Text(description="Your name here", placeholder="a first name or a pseudonym",
                                       style={"description_width": "initial"},
                                       layout=widgets.Layout(width="auto", max_width="100%"))
         names = [dashboard.player_name(p) for p in range(max(game_type.players))]
-        seats = ("human", "human", *([next(iter(game_type.bots))] * (len(names) - 2)))
-        self.form = NewGameForm(game_type, names, dict(dashboard.game.options), seats[: len(names)],
-                                dashboard.seed, self.create, report=report)
+        seats = (PERSON, PERSON, *([next(iter(game_type.bots))] * (len(names) - 2)))
+        self.form = NewGameForm(game_type, names, dashboard.form.values(), seats[: len(names)],
+                                dashboard.form.seed_box.value, self.create, report=report)
         self.form.start_button.description = "Create table"
         self.form.start_button.tooltip = "Start a shared table with these seats"
         self.code_box = widgets.Text(description="Code", placeholder="e.g. K7QF", style={"description_width": "initial"},
@@ -91,8 +95,8 @@ class TablePanel(widgets.VBox):
                                      layout=widgets.Layout(display="none"))
         super().__init__([self.note, self.at_table, self.lobby, self.script])
         self.add_class("treegames-tables-panel")
-        if read_url:
-            link.read_query(self._from_url_thread)
+        if read_url and self._loop is not None and self._loop.is_running():
+            self._loop.call_soon(link.read_query, self._from_url_thread)  # once the page is built
 
     # ------------------------------------------------------------ actions
 
@@ -197,7 +201,7 @@ class TablePanel(widgets.VBox):
         kinds = tuple(kit_seat(s.get("kind", "person")) for s in view.seats)
         d.new_game(seed=d.seed, seats=kinds, **dict(view.options))
         d.stop_auto()
-        self.table = SharedTable(d, self.client, ticket, view, on_view=self.show_view)
+        self.table = SharedTable(d, self.client, ticket, view, on_view=self.show_view, on_leave=self.leave)
         d.controller = self.table
         d.stop_auto()
         self.table.follow()
@@ -234,7 +238,9 @@ class TablePanel(widgets.VBox):
             f"target='_blank'>{escape(url)}</a></div>{seats}<div role='status' style='font-size:13px'>"
             f"{words}</div></div>"
             f"<div class='treegames-table-qr' style='max-width:100%'>{link.qr_svg(url)}</div></div>")
-        lines = [f"<li>{escape(entry.get('text', ''))}</li>" for entry in list(view.log)[-12:]]
+        who = self.table.seat_name if self.table is not None else self.dashboard.player_name
+        lines = [f"<li><b>{escape(who(e['seat']) if e.get('seat') is not None else 'Dice')}</b>: "
+                 f"{escape(e.get('text', ''))}</li>" for e in list(view.log)[-12:]]
         self.table_log.value = ("<ol class='treegames-table-events' style='font-size:13px;margin:2px 0;"
                                 "padding-left:20px'>" + "".join(lines) + "</ol>")
 

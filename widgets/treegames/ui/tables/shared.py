@@ -37,12 +37,14 @@ def history_of(saved: str) -> list[str]:
 class SharedTable:
     """The dashboard's controller while it shows one shared table (a seat, or a spectator's chair)."""
 
-    def __init__(self, dashboard, client, ticket, view=None, on_view: Callable[[object], None] | None = None):
+    def __init__(self, dashboard, client, ticket, view=None, on_view: Callable[[object], None] | None = None,
+                 on_leave: Callable[[], None] | None = None):
         self.dashboard = dashboard
         self.client = client
         self.ticket = ticket
         self.token = ticket.token
         self.on_view = on_view
+        self.on_leave = on_leave
         self.view = None
         self.redraws = 0
         self._stop = threading.Event()
@@ -83,11 +85,19 @@ class SharedTable:
         try:
             view = self.client.move(self.token, self.view.version, str(action))
         except ValueError as err:  # TableError: one clear sentence from the authority
-            d._say(f"Not accepted: {escape(err)}", error=True)
             self._catch_up()
+            d._say(f"Not accepted: {escape(err)}", error=True)
             return False
         self.show(view)
         return True
+
+    def leave(self) -> None:
+        """Leave the table (a new game started from the New game tab): the seat stays held."""
+        self.stop()
+        if self.on_leave is not None:
+            self.on_leave()
+        elif self.dashboard.controller is self:
+            self.dashboard.controller = None
 
     def waiting_words(self) -> str:
         """What the page is waiting for."""
