@@ -7,6 +7,7 @@ this visitor's own address bar (:mod:`.link`) and never drawn on any page.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Callable
 
 import ipywidgets as widgets
@@ -25,8 +26,9 @@ HIDDEN = ("<b>Shared tables for this game are not on this page yet.</b> A shared
           "player's hidden cards to another player's page, and this page still draws from the whole game. Play "
           "against the bots, or take turns at one screen (with the screen turned away while the other plays).")
 
-VISITOR = "page"
-"""How a kernel names its visitor to the authority when the server adds no identity of its own."""
+VISITOR = "kernel-" + secrets.token_hex(6)
+"""How this kernel names its visitor to the authority (one per kernel: a reload is a new visitor; the server-wide
+limits still hold) when the server adds no identity of its own."""
 
 
 def seat_kind(value: str) -> str:
