@@ -66,7 +66,7 @@ class TablePanel(widgets.VBox):
                                 dashboard.form.seed_box.value, self.create, report=report)
         self.form.start_button.description = "Create table"
         self.form.start_button.tooltip = "Start a shared table with these seats"
-        self.code_box = widgets.Text(description="Code", placeholder="e.g. K7QF", style={"description_width": "initial"},
+        self.code_box = widgets.Text(description="Code", placeholder="e.g. K7Q-F2M", style={"description_width": "initial"},
                                      layout=widgets.Layout(width="190px"))
         self.join_button = icon_button("Join", "play", tooltip="Take the next free seat at that table",
                                        button_style="primary")
