@@ -123,6 +123,16 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
         harness.screenshot(a, "tables-played-a")
         harness.screenshot(b, "tables-played-b-420")
         assert dialogs_a == [] and dialogs_b == [], "no script from a typed label ran"
+        assert f"table={code}" in b.url and "seat=" in b.url, "the seat is kept in B's address"
+        assert "seat=" not in b.locator(".treegames-join-url").inner_text()
+        b.reload()  # a reload is a new kernel: the address brings B back to the same seat, same moment
+        harness.wait_for_drawing(b, timeout=90)
+        b.get_by_text("Back at your seat").first.wait_for(timeout=60_000)
+        b.get_by_text("you play Pine").first.wait_for(timeout=30_000)
+        steps = len(state.history)
+        words = b.locator(".treegames-position-words").first.text_content()
+        assert f"At step {steps} (of {steps})" in words, words
+        harness.screenshot(b, "tables-reloaded-b-420")
         assert core.replay(state.game, [str(x) for x in state.history]).to_json() == state.to_json()
     finally:
         ctx_a.close()

@@ -93,6 +93,7 @@ def test_join_by_code_seats_each_page(pair):
     assert (pa.table.seat, pb.table.seat) == (0, 1)
     assert a.is_human_turn() and not b.is_human_turn()
     assert b.keyboard_targets() == []
+    assert b.end_turn_button.disabled and b.undo_button.disabled
 
 
 def test_moves_alternate_and_each_page_follows(pair):
@@ -227,3 +228,28 @@ def test_mighty_trees_says_why_it_has_no_shared_tables(authority):
     p = TablePanel(d, client=authority, read_url=False)
     assert len(p.children) == 1 and "hidden cards" in p.children[0].value
     assert HIDDEN[:30] in p.children[0].value
+
+
+def test_a_seat_in_the_address_resumes_and_shows_the_tab(pair, authority):
+    """A new kernel given ?table=CODE&seat=TOKEN sits at the same seat at the same moment, tab open."""
+    a, pa, _b, _pb = pair
+    click_first_target(a)
+    again = AspensPlay()
+    p = TablePanel(again, client=authority, read_url=False)
+    again.tables_tab.children = [p]  # as the kit puts its panel in the tab
+    p._from_url({"table": pa.table.view.code, "seat": pa.table.token})
+    try:
+        assert p.table.seat == 0 and "Back at your seat" in p.note.value
+        assert again.undo_button.disabled
+        assert again.timeline.latest.to_json() == a.timeline.latest.to_json()
+        assert again.tabs.get_title(again.tabs.selected_index) == "Play with others"
+    finally:
+        p.table.stop()
+
+
+def test_a_code_in_the_address_fills_the_box(authority):
+    """A join URL (code only) puts the code in the box and asks the visitor to Join or Watch."""
+    d = AspensPlay()
+    p = TablePanel(d, client=authority, read_url=False)
+    p._from_url({"table": "ABC-DEF"})
+    assert p.code_box.value == "ABC-DEF" and "press Join" in p.note.value and p.table is None

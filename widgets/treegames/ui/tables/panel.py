@@ -206,6 +206,7 @@ class TablePanel(widgets.VBox):
         self.table = SharedTable(d, self.client, ticket, view, on_view=self.show_view, on_leave=self.leave)
         d.controller = self.table
         d.stop_auto()
+        d.refresh()  # the buttons and highlights as this seat sees them
         self.table.follow()
         self._run_script(link.seat_script(view.code, ticket.token if view.seat is not None else None))
         self.lobby.layout.display = "none"
@@ -272,8 +273,11 @@ class TablePanel(widgets.VBox):
     def _select_tab(self) -> None:
         """Show the Play with others tab."""
         tabs = getattr(self.dashboard, "tabs", None)
-        if tabs is not None and self in tabs.children:
-            tabs.selected_index = list(tabs.children).index(self)
+        holder = getattr(self.dashboard, "tables_tab", self)
+        for box in (holder, self):
+            if tabs is not None and box in tabs.children:
+                tabs.selected_index = list(tabs.children).index(box)
+                return
 
     def _run_script(self, code: str) -> None:
         """Run a line of JavaScript in this page (replacing the address; nothing is loaded)."""
