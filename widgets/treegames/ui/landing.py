@@ -6,7 +6,8 @@ import html
 import json
 from pathlib import Path
 
-SECTIONS = {"aspens": "Aspens", "bosk": "Bosk", "mighty_trees": "Mighty Trees", "lab": "The strategy lab"}
+SECTIONS = {"aspens": "Aspens", "bosk": "Bosk", "mighty_trees": "Mighty Trees", "lab": "The strategy lab",
+            "class": "For the teacher"}
 """Folder -> section title, in page order (other folders follow, titled by their name)."""
 
 
