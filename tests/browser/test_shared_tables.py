@@ -133,6 +133,18 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
         words = b.locator(".treegames-position-words").first.text_content()
         assert f"At step {steps} (of {steps})" in words, words
         harness.screenshot(b, "tables-reloaded-b-420")
+
+        teacher = browser.new_context(viewport={"width": 420, "height": 1000}).new_page()
+        try:
+            teacher.goto(f"{server.base}/voila/render/class/tables.ipynb", timeout=90_000)
+            teacher.get_by_label("Teacher code").fill(codes.teacher_code(authority.store.data_dir))
+            press(teacher, "Show tables")
+            row = teacher.locator(".treegames-teacher-tables tr", has_text=code)
+            row.wait_for(timeout=60_000)
+            assert EVIL in row.inner_text() and "Seat 1" in row.inner_text()
+            harness.screenshot(teacher, "tables-teacher-420")
+        finally:
+            teacher.context.close()
         assert core.replay(state.game, [str(x) for x in state.history]).to_json() == state.to_json()
     finally:
         ctx_a.close()
