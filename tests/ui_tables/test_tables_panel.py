@@ -253,3 +253,34 @@ def test_a_code_in_the_address_fills_the_box(authority):
     p = TablePanel(d, client=authority, read_url=False)
     p._from_url({"table": "ABC-DEF"})
     assert p.code_box.value == "ABC-DEF" and "press Join" in p.note.value and p.table is None
+
+
+def test_a_three_seat_bosk_table_with_a_bot_seat(authority):
+    """Bosk for three, the third seat a bot: two pages join, the authority plays the bot, both pages follow."""
+    from treegames.ui.bosk.play import BoskPlay
+
+    a, b = BoskPlay(), BoskPlay()
+    pa, pb = TablePanel(a, client=authority, read_url=False), TablePanel(b, client=authority, read_url=False)
+    pa.form.option_boxes["players"].value = 3
+    pa.form.seat_boxes[2].value = "greedy"
+    assert pa.create(), pa.note.value
+    assert [s["kind"] for s in pa.table.view.seats] == ["person", "person", "greedy"]
+    pb.code_box.value = pa.table.view.code
+    assert pb.join_from_box()
+    try:
+        table_id = pa.table.view.table_id
+        eventually(lambda: pa.table.view.status == "playing")
+        for _ in range(6):
+            eventually(lambda: a.is_human_turn() or b.is_human_turn())
+            mover = a if a.is_human_turn() else b
+            eventually(lambda m=mover: m.controller.view.legal)
+            assert mover.play(mover.controller.view.legal[0]), mover.message.value  # Bosk's clicks end here
+            log = authority.log_of(table_id)
+            eventually(lambda log=log: [str(x) for x in a.timeline.latest.history] == log
+                       and [str(x) for x in b.timeline.latest.history] == log)
+        seats_that_moved = {e["seat"] for e in pa.table.view.log}
+        assert 2 in seats_that_moved, "the bot seat played, by the authority"
+        assert not a.is_person(2) and not b.is_person(2)
+    finally:
+        pa.table.stop()
+        pb.table.stop()
