@@ -92,6 +92,7 @@ class GameDashboard(widgets.VBox):
         self._targets_cache: tuple[object, list] | None = None
         self.cursor: str | None = None
         self.parts: list[Callable[[object], None]] = []
+        self.controller = None  # shared tables: a treegames.ui.tables.SharedTable while at a shared table
         width, height = self.board_size()
         self.board_view = SceneCanvas(width, height, self._board_picture, draw_now=False,
                                       report=self.report_failure)
@@ -102,6 +103,7 @@ class GameDashboard(widgets.VBox):
         self.parts = [self._redraw_board, self._show_words, self._update_buttons, self._update_log,
                       self._update_save, self._update_access, *self.extra_parts()]
         self.new_game(seed=seed, seats=seats, **(options or {}))
+        self.tables_tab.children = [self.tables_panel()]  # shared tables
         super().__init__([self.skip_link, self.title, self.main_row, self.words, stylesheet()])
         self._link_skip()
         self.add_class("treegames-dashboard")
@@ -153,6 +155,12 @@ class GameDashboard(widgets.VBox):
     def extra_tabs(self) -> list[tuple[str, widgets.Widget]]:
         """(title, widget) tabs after Event log and New game (before Save / Open)."""
         return []
+
+    def tables_panel(self) -> widgets.Widget:  # shared tables
+        """The Play with others tab: create, join or watch a shared table (treegames.ui.tables)."""
+        from .tables import TablePanel
+
+        return TablePanel(self)
 
     def extra_parts(self) -> list[Callable[[object], None]]:
         """More refresh parts, each called with the state on screen after every change."""
@@ -301,8 +309,9 @@ class GameDashboard(widgets.VBox):
                                   self.words_toggle, self.board_words],
                                  layout=widgets.Layout(width=f"{width}px", max_width="100%"))
         self.left.add_class("treegames-column")
+        self.tables_tab = widgets.VBox()  # shared tables
         pages = [("Event log", widgets.VBox([self.position, self.event_log])), ("New game", self.form),
-                 *self.extra_tabs(), ("Save / Open", save_panel)]
+                 *self.extra_tabs(), ("Play with others", self.tables_tab), ("Save / Open", save_panel)]
         self.tabs = widgets.Tab(children=[w for _, w in pages])
         for index, (name, _) in enumerate(pages):
             self.tabs.set_title(index, name)
@@ -346,6 +355,8 @@ class GameDashboard(widgets.VBox):
 
     def _start_from_form(self) -> None:
         """Start new game pressed."""
+        if self.controller is not None:  # shared tables
+            self.controller.leave()
         self.new_game(seed=self.form.seed_box.value, seats=self.form.seats(), **self.form.values())
         self._say(f"New game: {self.seats_text()}.")
 
@@ -356,6 +367,8 @@ class GameDashboard(widgets.VBox):
 
     def is_person(self, player: int) -> bool:
         """True if a person plays seat ``player``."""
+        if self.controller is not None:  # shared tables
+            return self.controller.is_person(player)
         return 0 <= player < len(self.bots) and self.bots[player] is None
 
     def is_human_turn(self) -> bool:
@@ -364,6 +377,8 @@ class GameDashboard(widgets.VBox):
 
     def step(self) -> bool:
         """One step forward: replay a later state, roll at a chance node, or let a bot move; False if a person must act."""
+        if self.controller is not None:  # shared tables
+            return self.controller.step()
         if self.timeline.can_forward():
             self.timeline.forward()
             return True
@@ -394,6 +409,8 @@ class GameDashboard(widgets.VBox):
     def undo(self) -> None:
         """Take back the last move (never a die roll or draw)."""
         self.stop_auto()
+        if self.controller is not None:  # shared tables
+            return self.controller.undo()
         if self.timeline.undo():
             self._say("Took back the last action.")
         else:
@@ -442,6 +459,8 @@ class GameDashboard(widgets.VBox):
 
     def play(self, action) -> bool:
         """Apply a person's action; on IllegalAction show the engine's reason and change nothing."""
+        if self.controller is not None:  # shared tables
+            return self.controller.play(action)
         try:
             nxt = self.state.apply(action)
         except core.IllegalAction as err:
@@ -698,7 +717,7 @@ class GameDashboard(widgets.VBox):
         t = self.timeline
         self.back_button.disabled = not t.can_back()
         self.forward_button.disabled = not t.can_forward()
-        self.undo_button.disabled = not t.can_undo()
+        self.undo_button.disabled = not t.can_undo() or self.controller is not None  # shared tables
         self.end_turn_button.disabled = not (self.is_human_turn() and self.end_turn_action(state) is not None)
         self.step_button.disabled = state.is_terminal() and not t.can_forward()
 

@@ -1,0 +1,151 @@
+"""Two Chromium visitors at one shared Aspens table on a real class server (issue 19, pages).
+
+Page A (1280 px) creates the table with a label that looks like HTML; page B (420 px, a phone) joins by
+the code it shows. They play by clicks on the board; after each move the other page redraws by itself
+(nobody presses anything there). The test reads the authority's record from the same SQLite file to
+know whose move it is and where a click is legal, and checks every page's board follows.
+
+Until ``treegames.tables.client`` and the server's HTTP mount exist, each kernel opens the authority on
+the one SQLite file named by ``TREEGAMES_TABLES_STORE`` (see treegames.ui.tables.link).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import pytest
+
+import harness
+from treegames import core
+from treegames.tables import codes
+from treegames.tables.authority import Authority
+from treegames.tables.store import open_store
+from treegames.ui.aspens.play import AspensPlay
+
+PATH = "aspens/play.ipynb"
+EVIL = "<img src=x onerror=alert(1)>"
+SHOW_BOARD = """() => Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50)[0]
+  .scrollIntoView({block: 'center'})"""
+"""Scroll the board into the viewport (on a phone the Play with others tab is below it)."""
+MOVES = 14
+"""Clicks played by the two pages (a whole Aspens game is several hundred actions: too long for a test)."""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A class server whose kernels share one SQLite table store; (server, authority for reading)."""
+    folder = tmp_path_factory.mktemp("tables")
+    url = f"sqlite:///{folder}/tables.sqlite3"
+    env = {**os.environ, "TREEGAMES_TABLES_STORE": url, "TREEGAMES_DATA_DIR": str(folder)}
+    server = harness.start_class_server(preheat=False, env=env)
+    store = open_store(url)
+    try:
+        yield server, Authority(store)
+    finally:
+        store.close()
+        server.stop()
+    assert server.alive_pids() == []
+
+
+def press(page, name: str) -> None:
+    """Click a widget button by its label."""
+    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
+
+
+def open_page(browser, server, width: int):
+    """A fresh visitor with the Aspens play page drawn; (context, page, dialogs seen)."""
+    context = browser.new_context(viewport={"width": width, "height": 1100})
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    harness.open_dashboard(page, server, PATH)
+    page.get_by_role("tab", name="Play with others").click()
+    return context, page, dialogs
+
+
+def table_state(authority: Authority, code: str):
+    """The authority's (table id, full state) of the table with this code (the test's own reading)."""
+    teacher = codes.teacher_code(authority.store.data_dir)
+    view = next(v for v in authority.overview(teacher) if v.code == code)
+    return view.table_id, authority.state_of(view.table_id)
+
+
+def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
+    server, authority = served
+    kit = AspensPlay()
+    ctx_a, a, dialogs_a = open_page(browser, server, 1280)
+    ctx_b, b, dialogs_b = open_page(browser, server, 420)
+    try:
+        a.get_by_placeholder("a first name or a pseudonym").fill(EVIL)
+        press(a, "Create table")
+        a.locator(".treegames-table-code").wait_for(timeout=60_000)
+        code = a.locator(".treegames-table-code").inner_text().strip()
+        assert a.locator(".treegames-table-qr svg").count() == 1
+        assert f"?table={code}" in a.locator(".treegames-join-url").inner_text()
+        harness.screenshot(a, "tables-created")
+
+        b.get_by_placeholder(re.compile("e.g.")).fill(code)
+        press(b, "Join")
+        b.locator(".treegames-table-code").wait_for(timeout=60_000)
+        b.get_by_text(EVIL).first.wait_for(timeout=30_000)  # A's label, literally, on B's page
+        harness.screenshot(b, "tables-joined-420")
+
+        pages = {0: a, 1: b}
+        played = 0
+        while played < MOVES:
+            table_id, state = table_state(authority, code)
+            assert not state.is_terminal()
+            mover, other = pages[state.current_player], pages[1 - state.current_player]
+            places = [p for p in kit.places() if state.actions_at(p)]
+            harness.wait_until_stable(other)
+            before = harness.canvas_stats(other)["hash"]
+            harness.wait_until_stable(mover)
+            mover.evaluate(SHOW_BOARD)
+            if places:
+                harness.click_canvas(mover, *kit.place_centre(places[0]))
+            else:
+                press(mover, "End turn")
+            deadline = time.monotonic() + 60
+            while len(authority.log_of(table_id)) <= len(state.history):
+                if time.monotonic() > deadline:
+                    harness.screenshot(mover, "tables-failed-mover")
+                    harness.screenshot(other, "tables-failed-other")
+                    pytest.fail(f"move {played + 1} did not reach the authority")
+                time.sleep(0.1)
+            harness.wait_for_drawing(other, differs_from=before, timeout=60)  # redrawn by itself
+            played += 1
+        harness.wait_until_stable(a)
+        harness.wait_until_stable(b)
+        _, state = table_state(authority, code)
+        assert b.locator(".treegames-table-events li").count() > 0
+        harness.screenshot(a, "tables-played-a")
+        harness.screenshot(b, "tables-played-b-420")
+        assert dialogs_a == [] and dialogs_b == [], "no script from a typed label ran"
+        assert f"table={code}" in b.url and "seat=" in b.url, "the seat is kept in B's address"
+        assert "seat=" not in b.locator(".treegames-join-url").inner_text()
+        b.reload()  # a reload is a new kernel: the address brings B back to the same seat, same moment
+        harness.wait_for_drawing(b, timeout=90)
+        b.get_by_text("Back at your seat").first.wait_for(timeout=60_000)
+        b.get_by_text("you play Pine").first.wait_for(timeout=30_000)
+        steps = len(state.history)
+        words = b.locator(".treegames-position-words").first.text_content()
+        assert f"At step {steps} (of {steps})" in words, words
+        harness.screenshot(b, "tables-reloaded-b-420")
+
+        teacher = browser.new_context(viewport={"width": 420, "height": 1000}).new_page()
+        try:
+            teacher.goto(f"{server.base}/voila/render/class/tables.ipynb", timeout=90_000)
+            teacher.get_by_label("Teacher code").fill(codes.teacher_code(authority.store.data_dir))
+            press(teacher, "Show tables")
+            row = teacher.locator(".treegames-teacher-tables tr", has_text=code)
+            row.wait_for(timeout=60_000)
+            assert EVIL in row.inner_text() and "Seat 1" in row.inner_text()
+            harness.screenshot(teacher, "tables-teacher-420")
+        finally:
+            teacher.context.close()
+        assert core.replay(state.game, [str(x) for x in state.history]).to_json() == state.to_json()
+    finally:
+        ctx_a.close()
+        ctx_b.close()

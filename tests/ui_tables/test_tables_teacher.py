@@ -1,0 +1,82 @@
+"""The teacher's overview: every table, whose turn, results; close / bot / reset only with the teacher code."""
+
+from __future__ import annotations
+
+import pytest
+
+from treegames.tables.authority import Authority
+from treegames.tables.limits import Limits
+from treegames.tables.store import open_store
+from treegames.ui.tables.teacher import TeacherOverview, waited_words
+
+TEACHER = "TEACH-ONE"
+EVIL = "<script>alert(1)</script>"
+
+
+@pytest.fixture
+def authority(tmp_path):
+    """An authority on a fresh SQLite file, whose players count as gone at once."""
+    store = open_store(f"sqlite:///{tmp_path}/tables.sqlite3")
+    yield Authority(store, Limits(gone_after=0.0), teacher_code=TEACHER)
+    store.close()
+
+
+def two_tables(authority):
+    """A waiting Aspens table with an HTML-like label and a playing Bosk table against a bot."""
+    waiting = authority.create_table("aspens", {"setup": 2}, ["person", "person"], visitor="t1", label=EVIL)
+    playing = authority.create_table("bosk", {}, ["person", "greedy"], visitor="t2", label="Bo")
+    return waiting, playing
+
+
+def test_a_wrong_code_shows_nothing(authority):
+    """Without the teacher code no table is listed."""
+    two_tables(authority)
+    t = TeacherOverview(client=authority, follow=False)
+    t.code_box.value = "WRONG-1"
+    assert not t.show()
+    assert "Not accepted" in t.note.value and t.tables.value == ""
+
+
+def test_every_table_with_whose_turn_and_escaped_labels(authority):
+    """Each table is a row: its code, what it waits for, labels as text only."""
+    waiting, playing = two_tables(authority)
+    t = TeacherOverview(client=authority, follow=False)
+    t.code_box.value = TEACHER
+    assert t.show()
+    html = t.tables.value
+    assert waiting.code in html and playing.code in html
+    assert "Waiting for 1 player" in html and "to move" in html
+    assert "&lt;script&gt;" in html and EVIL not in html
+
+
+def test_close_and_bot_and_reset_need_the_code(authority):
+    """Close a table, put a bot in a seat, reset everything: each with the code; reset asks to tick first."""
+    waiting, playing = two_tables(authority)
+    t = TeacherOverview(client=authority, follow=False)
+    t.code_box.value = TEACHER
+    t.show()
+    t.table_box.value = waiting.code
+    t.seat_box.value = 2
+    assert t.replace(), t.note.value
+    assert authority.overview(TEACHER)[1].seats[1]["kind"] == "greedy"
+    t.table_box.value = playing.code
+    assert t.close()
+    assert {v.code: v.status for v in authority.overview(TEACHER)}[playing.code] == "closed"
+    assert not t.reset() and "Tick" in t.note.value
+    t.sure_box.value = True
+    t.code_box.value = "WRONG-1"
+    assert not t.reset() and len(authority.overview(TEACHER)) == 2
+    t.code_box.value = TEACHER
+    assert t.reset() and authority.overview(TEACHER) == []
+
+
+def test_without_a_server_it_says_so(monkeypatch):
+    """On Binder the overview says each session is alone."""
+    monkeypatch.delenv("TREEGAMES_TABLES_STORE", raising=False)
+    t = TeacherOverview()
+    assert t.client is None and "alone" in t.children[0].value
+
+
+def test_waited_words():
+    """Seconds, minutes, hours."""
+    assert (waited_words(12), waited_words(600), waited_words(7200)) == ("12 s", "10 min", "2.0 h")
