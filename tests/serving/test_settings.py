@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def test_the_command_line_form_reads_back_as_the_same_configuration():
     assert config.ServerApp.kernel_websocket_connection_class == settings.CONNECTION_CLASS
     # Values stay strings until a trait reads them (the JupyterHub test runs a real server on them).
     assert int(config.GuardedKernelConnection.max_comm_opens) == LIMITS.max_comm_opens
-    assert json.loads(str(config.ServerApp.tornado_settings)) == settings.server_tornado_settings()
+    assert ast.literal_eval(str(config.ServerApp.tornado_settings)) == settings.server_tornado_settings()
     assert int(config.BoundedKernelManager.max_kernels) == LIMITS.max_kernels_per_user
 
 
@@ -82,7 +83,7 @@ def test_binder_and_the_hub_use_the_class_servers_page_template():
     # Voila as a server extension would load MathJax from cdnjs; standalone Voila (the class server) loads none.
     assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_url"] is None
     assert settings.server_config()["ServerApp"]["tornado_settings"]["mathjax_config"] is None
-    assert json.loads(str(config.ServerApp.tornado_settings))["mathjax_url"] is None
+    assert ast.literal_eval(str(config.ServerApp.tornado_settings))["mathjax_url"] is None
 
 
 def test_install_template_copies_the_template_that_drops_the_cdn_links(tmp_path):
@@ -109,3 +110,11 @@ def test_the_hub_gives_each_users_server_the_template_on_its_jupyter_path(monkey
     exec(compile(code, "jupyterhub_config.py", "exec"), {"get_config": lambda: c, "__name__": "config"})
     assert c.Spawner.environment["JUPYTER_PATH"].split(":") == [str(settings.TEMPLATE_ROOT), "/srv/extra"]
     assert f"--VoilaConfiguration.template={settings.TEMPLATE}" in c.Spawner.args
+
+
+def test_a_users_server_reads_the_command_line_settings_with_none_in_them():
+    from jupyter_server.serverapp import ServerApp
+
+    app = ServerApp()
+    app.parse_command_line([a for a in settings.server_args() if a.startswith("--ServerApp.tornado_settings")])
+    assert app.tornado_settings == settings.server_tornado_settings()

@@ -155,9 +155,8 @@ def as_args(config: dict) -> list[str]:
     args = []
     for section, values in config.items():
         for name, value in values.items():
-            text = json.dumps(value) if isinstance(value, dict | list | bool) else str(value)
-            if isinstance(value, bool):
-                text = str(value)
+            # traitlets reads a dict or list on the command line as a Python literal (None, not null)
+            text = repr(value) if isinstance(value, dict | list) else str(value)
             args.append(f"--{section}.{name}={text}")
     return args
 

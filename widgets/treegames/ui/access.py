@@ -156,7 +156,8 @@ class Announcer:
         self._last = key
         self.said.append(text)
         del self.said[:-50]
-        self.widget.value = f"<div role='status' aria-live='polite' aria-atomic='true'>{escape(text)}</div>"
+        self.widget.value = (f"<div role='status' aria-live='polite' aria-atomic='true' class='treegames-position-words'>"
+                             f"{escape(text)}</div>")
         return True
 
 

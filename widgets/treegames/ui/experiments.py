@@ -485,7 +485,7 @@ def _message(text: str, error: bool = False) -> str:
     """A one-line message (errors in vermillion with a warning sign, not colour alone)."""
     if not text:
         return ""
-    colour = palette.VERMILLION if error else palette.INK
+    colour = palette.ERROR_INK if error else palette.INK
     sign = "⚠ " if error else ""
     return f"<div role='status' style='font-size:16px;color:{colour}'>{sign}{html.escape(text)}</div>"
 

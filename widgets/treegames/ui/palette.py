@@ -23,6 +23,8 @@ BLUE = "#005A8C"
 """Okabe-Ito blue (#0072B2) darkened so Pine's tokens reach 3:1 on their grey hexes and blue text 4.5:1."""
 VERMILLION = "#D55E00"
 REDDISH_PURPLE = "#CC79A7"
+ERROR_INK = "#A84700"
+"""Vermillion darkened for words (warnings, refusals): 4.5:1 on white; marks keep VERMILLION."""
 BLACK = "#000000"
 
 BACKGROUND = "#FFFFFF"
@@ -45,6 +47,7 @@ GRAPHIC_MIN = 3.0
 
 TEXT_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("ink on the page", INK, BACKGROUND),
+    ("error words on the page", ERROR_INK, BACKGROUND),
     ("muted ink on the page", MUTED_INK, BACKGROUND),
     ("water ink on the page", WATER_INK, BACKGROUND),
     ("notes in blue on the page", BLUE, BACKGROUND),
