@@ -231,34 +231,15 @@ class SunDie(Domain):
         return dict(sorted(counts.items()))
 
 
-def _playout(seed: int, players: int, stop, limit: int = 4000):
-    """A seeded Mighty Trees game between random bots, up to the first state where ``stop`` holds (or None)."""
-    from .. import mighty_trees as mt
-
-    rng = random.Random(seed)
-    bot = core.RandomBot(rng)
-    state = mt.new_game(players).new_initial_state()
-    for _ in range(limit):
-        if stop(state):
-            return state
-        if state.is_terminal():
-            return None
-        state = state.apply(state.sample_chance(rng) if state.current_player == core.CHANCE else bot.choose(state))
-    return None
-
-
 @lru_cache(maxsize=16)
 def regroup_position(seed: int, players: int, draws: int):
     """The first Regroup of ``draws`` cards in the seeded game ``seed`` (or the next seeds')."""
-    from .. import mighty_trees as mt
     from ..mighty_trees import odds
 
-    for attempt in range(seed, seed + 200):
-        state = _playout(attempt, players, lambda s: s.phase is mt.Phase.REGROUP
-                         and odds.draws_at_regroup(s, s.mover) == draws)
-        if state is not None:
-            return state
-    raise BadSettings(f"no Regroup of {draws} cards found from seed {seed}")
+    try:
+        return odds.first_regroup(seed, players, draws)
+    except odds.NoSuchPosition as err:
+        raise BadSettings(str(err)) from None
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,10 @@ from .data import COMMAND_SIZE
 DECK = draw_pile_cards()
 
 __all__ = [
+    "NoSuchPosition",
+    "first_regroup",
+    "short_pile_regroup",
+    "lesson_playout",
     "DrawPool",
     "OddsLine",
     "hypergeometric",
@@ -437,3 +441,52 @@ def engine_regroup_draws(state, rng: random.Random) -> list:
 def sample_counts(samples: Sequence[Sequence], wanted: Wanted) -> Counter:
     """How many wanted cards each sampled hand of draws held, counted."""
     return Counter(sum(1 for c in drawn if wanted(c)) for drawn in samples)
+
+
+# ---------------------------------------------------------------- lesson positions (seeded games by random bots)
+
+
+class NoSuchPosition(ValueError):
+    """No seeded game within reach has the position asked for."""
+
+
+SEARCHED_SEEDS = 200
+"""How many seeds from the one asked for are tried before a position is declared not found."""
+
+
+def lesson_playout(seed: int, players: int, stop: Callable[[object], bool], limit: int = 4000):
+    """A seeded game between random bots, up to the first state where ``stop`` holds (None if it never does)."""
+    from .. import core
+    from . import new_game
+
+    rng = random.Random(seed)
+    bot = core.RandomBot(rng)
+    state = new_game(players).new_initial_state()
+    for _ in range(limit):
+        if stop(state):
+            return state
+        if state.is_terminal():
+            return None
+        state = state.apply(state.sample_chance(rng) if state.current_player == core.CHANCE else bot.choose(state))
+    return None
+
+
+def _first_position(seed: int, players: int, stop: Callable[[object], bool], what: str):
+    """The first state where ``stop`` holds in the game of ``seed`` or one of the next seeds."""
+    for attempt in range(seed, seed + SEARCHED_SEEDS):
+        state = lesson_playout(attempt, players, stop)
+        if state is not None:
+            return state
+    raise NoSuchPosition(f"no {what} found in the {SEARCHED_SEEDS} games from seed {seed}")
+
+
+def first_regroup(seed: int = 1, players: int = 3, draws: int = 2):
+    """The first Regroup (of a seeded game, or the next seeds') in which the mover draws ``draws`` cards."""
+    return _first_position(seed, players, lambda s: s.phase is Phase.REGROUP
+                           and draws_at_regroup(s, s.mover) == draws, f"Regroup of {draws} cards")
+
+
+def short_pile_regroup(seed: int = 1, players: int = 2):
+    """A Regroup where the draw pile holds fewer cards than the mover must draw: the litter will be reshuffled."""
+    return _first_position(seed, players, lambda s: s.phase is Phase.REGROUP and 0 < s.draw_size
+                           < draws_at_regroup(s, s.mover) and len(s.litter_cards) > 8, "Regroup from a short pile")

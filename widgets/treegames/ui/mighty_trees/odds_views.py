@@ -365,38 +365,6 @@ class DrawSimulator(widgets.VBox):
         self.status.value = text
 
 
-# ---------------------------------------------------------------- lesson positions (seeded games by the engine's bots)
-
-
-def _playout(seed: int, players: int, stop, limit: int = 4000):
-    """A seeded game between the engine's random bots, up to the first state where ``stop`` holds (or None)."""
-    rng = random.Random(seed)
-    bot = core.RandomBot(rng)
-    state = mt.new_game(players).new_initial_state()
-    for _ in range(limit):
-        if stop(state):
-            return state
-        if state.is_terminal():
-            return None
-        state = state.apply(state.sample_chance(rng) if state.current_player == core.CHANCE else bot.choose(state))
-    return None
-
-
-def first_regroup(seed: int = 1, players: int = 3, draws: int = 2):
-    """The first Regroup (of a seeded game, or the next seeds') in which the mover draws ``draws`` cards."""
-    for attempt in range(seed, seed + 200):
-        state = _playout(attempt, players, lambda s: s.phase is mt.Phase.REGROUP
-                         and odds.draws_at_regroup(s, s.mover) == draws)
-        if state is not None:
-            return state
-    raise ValueError("no such Regroup found")
-
-
-def short_pile_regroup(seed: int = 1, players: int = 2):
-    """A Regroup where the draw pile holds fewer cards than the mover must draw: the litter will be reshuffled."""
-    for attempt in range(seed, seed + 200):
-        state = _playout(attempt, players, lambda s: s.phase is mt.Phase.REGROUP and
-                         0 < s.draw_size < odds.draws_at_regroup(s, s.mover) and len(s.litter_cards) > 8)
-        if state is not None:
-            return state
-    raise ValueError("no such Regroup found")
+# Lesson positions live with the odds in the engine (one copy for lessons and class experiments).
+first_regroup = odds.first_regroup
+short_pile_regroup = odds.short_pile_regroup
