@@ -29,6 +29,7 @@ from . import palette
 from .canvas import SceneCanvas
 from .safety import guarded
 from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
+from .text import wrap_words
 
 __all__ = ["projector_scene", "student_scene", "qr_svg", "join_url", "student_page_for", "ProjectorView",
            "TeacherPage", "JoinBox", "Feed", "PROJECTOR_SIZE"]
@@ -49,15 +50,7 @@ PAGES = {Kind.SUN_DIE: "aspens/sun-die-probability.ipynb", Kind.REGROUP: "mighty
 
 def _wrap(text: str, size: float, width: float) -> list[str]:
     """Lines of at most ``width`` pixels at ``size`` px (average glyph 0.55 em)."""
-    most = max(10, int(width / (size * 0.55)))
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > most:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
+    return wrap_words(text, width, size, glyph=0.55, least=10)
 
 
 def _hatch(x0: float, y0: float, x1: float, y1: float, step: float, cross: bool = False) -> list:

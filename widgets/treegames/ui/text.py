@@ -14,6 +14,19 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
+def wrap_words(text: str, width: float, px: float, glyph: float = 0.56, least: int = 8) -> list[str]:
+    """``text`` broken at spaces into lines of about ``width`` pixels at a ``px`` font (``glyph`` em per letter)."""
+    most = max(least, int(width / (px * glyph)))
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > most:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return lines + ([line] if line else [])
+
+
 def escape(text: object) -> str:
     """HTML-escaped text."""
     return html.escape(str(text))

@@ -26,6 +26,7 @@ from ... import mighty_trees as mt
 from ...mighty_trees import data as _cards
 from .. import palette
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
+from ..text import wrap_words
 
 __all__ = [
     "WIDTH",
@@ -160,15 +161,7 @@ def _fit(text: str, width: float, px: float) -> str:
 
 def _wrap(text: str, width: float, px: float) -> list[str]:
     """``text`` broken into lines of about ``width`` pixels at a ``px`` font."""
-    most = max(8, int(width / (px * 0.56)))
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > most:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return lines + ([line] if line else [])
+    return wrap_words(text, width, px)
 
 
 def _sols(n: int) -> str:
