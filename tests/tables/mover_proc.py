@@ -66,7 +66,7 @@ def batch(authority: Authority, request: dict) -> dict:
             view = authority.view(token)
             action = rng.choice(view.legal)
             after = authority.move(token, view.version, action)
-            acks.write(json.dumps({"version": after.version, "action": action}) + "\n")
+            acks.write(json.dumps({"on": view.version, "version": after.version, "action": action}) + "\n")
             acks.flush()
             os.fsync(acks.fileno())
             done += 1
