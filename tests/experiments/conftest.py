@@ -10,15 +10,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from exp_helpers import TEACHER, Clock, open_shared_store  # noqa: E402
-from pgserver import database_name, postgres_server  # noqa: E402, F401
 
+from pgserver import database_name, postgres_server  # noqa: E402, F401
 from treegames.experiments import ExperimentAuthority, Source  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def postgres(postgres_server):
+def postgres(request):
     """The session's real PostgreSQL server (tests/pgserver.py)."""
-    return postgres_server
+    return request.getfixturevalue("postgres_server")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

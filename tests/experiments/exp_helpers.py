@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 TEACHER = "teacher-code-for-tests"
 
 

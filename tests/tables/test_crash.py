@@ -10,6 +10,7 @@ import random
 
 import pytest
 from tables_helpers import Proc, check_replays, full_table, mover
+
 from pgserver import wait_until
 
 

@@ -155,9 +155,9 @@ def test_teacher_controls_refuse_a_wrong_teacher_code(authority, clock):
     before = snapshot(authority, table_id)
     for wrong in ["WRONG-CODE", "", None, 12, TEACHER + "X", tickets[1].token]:  # seat 2 did not create it
         clock.now += authority.limits.failed_join_window  # past the pause that many wrong codes bring
-        for call in (lambda: authority.overview(wrong), lambda: authority.close_table(wrong, table_id),
-                     lambda: authority.reset_all(wrong),
-                     lambda: authority.replace_with_bot(wrong, table_id, 1, "random")):
+        for call in (lambda w=wrong: authority.overview(w), lambda w=wrong: authority.close_table(w, table_id),
+                     lambda w=wrong: authority.reset_all(w),
+                     lambda w=wrong: authority.replace_with_bot(w, table_id, 1, "random")):
             with pytest.raises(NotTeacher):
                 call()
     assert snapshot(authority, table_id) == before
