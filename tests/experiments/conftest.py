@@ -9,22 +9,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from exp_helpers import TEACHER, Clock, PostgresServer, open_shared_store  # noqa: E402
+from exp_helpers import TEACHER, Clock, open_shared_store  # noqa: E402
 
+from pgserver import database_name, postgres_server  # noqa: E402, F401
 from treegames.experiments import ExperimentAuthority, Source  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def postgres():
-    """One real PostgreSQL server for the session (skipped when PostgreSQL 15 or psycopg is missing)."""
-    pytest.importorskip("psycopg")
-    from exp_helpers import PG_BIN
-
-    if not (PG_BIN / "initdb").exists():
-        pytest.skip(f"PostgreSQL 15 is not installed at {PG_BIN} (apt-get install postgresql)")
-    server = PostgresServer()
-    yield server
-    server.stop()
+def postgres(request):
+    """The session's real PostgreSQL server (tests/pgserver.py)."""
+    return request.getfixturevalue("postgres_server")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -33,14 +27,8 @@ def store(request, tmp_path):
     if request.param == "sqlite":
         s = open_shared_store(f"sqlite:///{tmp_path / 'treegames.sqlite3'}")
     else:
-        import psycopg
-
         server = request.getfixturevalue("postgres")
-        name = f"t{abs(hash(request.node.nodeid)) % 10**12}"
-        with psycopg.connect(server.url, autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name}")
-        url = server.url.rsplit("/", 1)[0] + f"/{name}"
-        s = open_shared_store(url)
+        s = open_shared_store(server.new_database(database_name(request.node.nodeid)))
     yield s
     s.close()
 

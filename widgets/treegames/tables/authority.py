@@ -309,8 +309,9 @@ class Authority:
             return play
         if play is None or play.version > row.version:
             play = _Play(0, _new_game(row.game, row.options).new_initial_state(), [], 0)
+        # only up to the row's version: under READ COMMITTED a later statement may see a newer commit
         rows = tx.execute("SELECT version, seat, action FROM tg_moves WHERE table_id = ? AND version > ? "
-                          "ORDER BY version", (row.id, play.version)).fetchall()
+                          "AND version <= ? ORDER BY version", (row.id, play.version, row.version)).fetchall()
         state, entries = play.state, list(play.entries)
         for version, seat, action in rows:
             after = state.apply(state.parse_action(action))

@@ -1,0 +1,120 @@
+"""Helpers for the shared-table tests: tables with every seat taken, whose move it is, snapshots, processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from treegames.tables.authority import Authority, replay_table
+from treegames.tables.limits import Limits
+
+HERE = Path(__file__).resolve().parent
+TEACHER = "TEACH-2345"
+GAMES = ("aspens", "bosk", "mighty_trees")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def roomy_limits() -> Limits:
+    """The default limits, with room for the many tables one test process creates."""
+    return replace(Limits(), creations_per_visitor=100_000, creations_per_server=100_000, open_tables=100_000)
+
+
+def full_table(authority: Authority, game: str, seats=("person", "person"), seed=7, **options):
+    """A table of ``game`` whose person seats are all taken: the tickets by seat (bot seats have none)."""
+    first = authority.create_table(game, options or None, list(seats), visitor="v0", seed=seed)
+    tickets = {first.seat: first}
+    for i, kind in enumerate(seats):
+        if kind == "person" and i not in tickets:
+            t = authority.join(first.code, visitor=f"v{i}", seat=i)
+            tickets[t.seat] = t
+    return tickets
+
+
+def mover(authority: Authority, tickets: dict):
+    """The ticket of the seat whose move it is, and that seat's view (any seat's once nobody is to move)."""
+    any_ticket = next(iter(tickets.values()))
+    view = authority.view(any_ticket.token)
+    ticket = tickets.get(view.current_player)
+    return (ticket, authority.view(ticket.token)) if ticket else (any_ticket, view)
+
+
+def play_moves(authority: Authority, tickets: dict, count: int, rng: random.Random) -> int:
+    """Up to ``count`` random legal person moves (fewer if the game ends); how many were played."""
+    played = 0
+    for _ in range(count):
+        ticket, view = mover(authority, tickets)
+        if view.status != "playing":
+            break
+        authority.move(ticket.token, view.version, rng.choice(view.legal))
+        played += 1
+    return played
+
+
+def snapshot(authority: Authority, table_id: str) -> tuple:
+    """What must not change after a refusal: the log, the version, the status and the state."""
+    state = authority.state_of(table_id)
+    row = authority.overview(TEACHER)
+    mine = next(v for v in row if v.table_id == table_id)
+    return authority.log_of(table_id), mine.version, mine.status, state
+
+
+def check_replays(authority: Authority, table_id: str) -> None:
+    """The table's log, replayed through the engine, is exactly the authority's state."""
+    view = next(v for v in authority.overview(TEACHER) if v.table_id == table_id)
+    assert replay_table(view.game, view.options, authority.log_of(table_id)) == authority.state_of(table_id)
+
+
+class Proc:
+    """A helper script (mover_proc.py) in its own process group, talking JSON lines; stopped by PID."""
+
+    def __init__(self, *args: str):
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "mover_proc.py"), *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        ready = self.read()
+        assert ready == {"ready": True}, ready
+
+    def send(self, message: dict) -> None:
+        """One request line."""
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def read(self) -> dict:
+        """One answer line."""
+        line = self.proc.stdout.readline()
+        assert line, "the helper process ended"
+        return json.loads(line)
+
+    def stop(self, kill: bool = False) -> None:
+        """End the process group (SIGKILL when ``kill``) and wait for it."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe:
+                try:
+                    pipe.close()
+                except BrokenPipeError:
+                    pass
