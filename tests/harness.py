@@ -117,6 +117,9 @@ class Server:
                 os.killpg(os.getpgid(pid), signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 15.0  # a killed process on a loaded machine takes a moment to go
+        while self.alive_pids() and time.monotonic() < deadline:
+            time.sleep(0.1)
         self._log.close()
 
     def alive_pids(self) -> list[int]:

@@ -29,6 +29,21 @@ def test_a_typed_move_is_played_as_a_click_and_logged_in_the_engines_words():
     assert w.log_label(w.timeline.cursor if w.timeline.cursor == 2 else 2).endswith(words)
 
 
+def test_an_enter_whose_text_arrives_late_still_plays_the_move_once():
+    w = AspensPlay(seed=1)
+    to_person(w)
+    notation, _words = w.move_choices(w.state)[0]
+    box = w.move_box
+    box._entered()  # Enter reaches the kernel first, on an empty box: nothing is played yet
+    before = w.state
+    assert w.state is before, "an empty box plays nothing"
+    box.box.value = notation  # the text arrives (after the wait on a busy server)
+    assert w.state is not before and box.box.value == ""
+    played = w.state
+    box.box.value = notation  # more text without a new Enter is not played
+    assert w.state is played
+
+
 def test_a_picked_list_entry_is_read_back_as_its_notation():
     label = access.choice_label("seed H8", "Aspen seeds a starting tree on H8.")
     assert access.notation_of(label) == "seed H8"

@@ -17,6 +17,7 @@ Nothing here knows a game's rules: the words are the engine's; this module only 
 from __future__ import annotations
 
 import asyncio
+import time
 import warnings
 from collections.abc import Callable, Sequence
 
@@ -57,6 +58,8 @@ def notation_of(text: str) -> str:
 
 ENTER_WAIT = 0.5
 """Seconds to wait after Enter for the box's text, when it does not come (it had already arrived)."""
+ENTER_HOLD = 10.0
+"""Seconds an Enter on a still-empty box waits for its text (a busy server may deliver it late)."""
 
 
 def _running_loop():
@@ -84,6 +87,7 @@ class MoveBox(widgets.VBox):
                                           layout=widgets.Layout(width="auto"))
         self.count = widgets.HTML()
         self._armed = False
+        self._armed_at = 0.0
         with warnings.catch_warnings():  # ipywidgets' only 'Enter pressed' signal is marked deprecated
             warnings.simplefilter("ignore", DeprecationWarning)
             self.box.on_submit(safety.guarded(lambda _box: self._entered(), report=report))
@@ -111,6 +115,7 @@ class MoveBox(widgets.VBox):
         """Enter was pressed.  The page sends 'Enter' before the box's text, so wait for the text to arrive
         (``_value_came``), or play what the box holds if no new text comes (it was already here)."""
         self._armed = True
+        self._armed_at = time.monotonic()
         loop = _running_loop()
         if loop is None:
             self._fire()
@@ -118,13 +123,13 @@ class MoveBox(widgets.VBox):
             loop.call_later(ENTER_WAIT, safety.guarded(self._fire, report=self.report))
 
     def _value_came(self, _value) -> None:
-        """The box's text arrived from the page: if Enter was pressed, play it now."""
-        if self._armed:
+        """The box's text arrived from the page: if Enter was pressed (lately), play it now."""
+        if self._armed and time.monotonic() - self._armed_at <= ENTER_HOLD:
             self._fire()
 
     def _fire(self) -> None:
-        """Play the box's text once for one press of Enter."""
-        if self._armed:
+        """Play the box's text once for one press of Enter (an empty box waits for its text to arrive)."""
+        if self._armed and notation_of(self.box.value or ""):
             self._armed = False
             self.submit()
 
