@@ -26,7 +26,9 @@ def _waiter(authority: Authority):
     """The long poll of ``wait``: the view once the table's version differs from ``version``, or at timeout."""
 
     async def wait(read, token: str, version: int, timeout: float = 25.0, *, visitor: str | None = None) -> Any:
-        view = await read(authority.wait, token, version, 0, visitor=visitor)  # checks the arguments, too
+        number = isinstance(timeout, int | float) and not isinstance(timeout, bool)
+        # the authority checks the arguments (a timeout that is not a number is refused there) and looks once
+        view = await read(authority.wait, token, version, 0 if number else timeout, visitor=visitor)
         if view.version != version:
             return view
         channel = f"table:{view.table_id}"
