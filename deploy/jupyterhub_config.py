@@ -24,6 +24,15 @@ Environment (all optional; the loopback test sets them):
                              for a test or a single-teacher demo), else JupyterHub's default spawner
   TREEGAMES_HUB_SHARED_PASSWORD  one password for the whole class (DummyAuthenticator: any user name,
                              this password; weak, for a test or one lesson). Unset: the system's accounts.
+  TREEGAMES_TABLES_SERVICE_URL   where the shared-tables service listens (default http://127.0.0.1:10101)
+  TREEGAMES_TABLES_DATA      the service's data folder: its SQLite file and teacher code
+                             (default /srv/treegames/data)
+  TREEGAMES_STORE_URL        postgresql://... to keep the tables in PostgreSQL instead (given to the service only)
+
+Shared tables and class experiments run in one hub-managed service, ``treegames-tables``
+(``python -m treegames.tables.service``), the only process that writes their store: students can run
+code in their own kernels, so no kernel holds the database. Kernels call it with their hub token; the
+service asks the hub whose token it is, and binds each seat to that hub user.
 """
 
 import os
@@ -46,7 +55,11 @@ c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 c.Spawner.notebook_dir = env("TREEGAMES_NOTEBOOKS", "/srv/treegames/notebooks")
 c.Spawner.default_url = "/voila/render/index.ipynb"
 c.Spawner.args = server_args()
-c.Spawner.environment = {"JUPYTER_PATH": jupyter_path(env("JUPYTER_PATH", ""))}  # where the page template is
+# Where the page template is, and where every kernel finds the shared tables (it calls with its hub token).
+TABLES = "treegames-tables"
+TABLES_URL = env("TREEGAMES_TABLES_SERVICE_URL", "http://127.0.0.1:10101").rstrip("/")
+c.Spawner.environment = {"JUPYTER_PATH": jupyter_path(env("JUPYTER_PATH", "")),
+                         "TREEGAMES_TABLES_URL": f"{TABLES_URL}/services/{TABLES}/api"}
 
 # Resource limits.
 c.Spawner.mem_limit = "2G"  # ten kernels of about 100 MB and the server itself, with room
@@ -57,15 +70,24 @@ c.JupyterHub.concurrent_spawn_limit = 10
 c.JupyterHub.active_server_limit = 100
 
 # Idle servers are stopped by jupyterhub-idle-culler (a hub service with just the rights it needs).
-c.JupyterHub.load_roles = [{
-    "name": "idle-culler",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-}]
-c.JupyterHub.services = [{
-    "name": "idle-culler",
-    "command": [sys.executable, "-m", "jupyterhub_idle_culler", "--timeout=1800", "--cull-every=300"],
-}]
+# Every user, and the token their server and kernels get, may use the shared-tables service (and only it).
+USE_TABLES = f"access:services!service={TABLES}"
+c.JupyterHub.load_roles = [
+    {"name": "idle-culler",
+     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+     "services": ["idle-culler"]},
+    {"name": "user", "scopes": ["self", USE_TABLES]},
+    {"name": "server", "scopes": ["users:activity!user", "access:servers!server", USE_TABLES]},
+]
+tables_env = {"TREEGAMES_DATA_DIR": env("TREEGAMES_TABLES_DATA", "/srv/treegames/data")}
+if env("TREEGAMES_STORE_URL"):
+    tables_env["TREEGAMES_STORE_URL"] = env("TREEGAMES_STORE_URL")
+c.JupyterHub.services = [
+    {"name": "idle-culler",
+     "command": [sys.executable, "-m", "jupyterhub_idle_culler", "--timeout=1800", "--cull-every=300"]},
+    {"name": TABLES, "url": TABLES_URL, "command": [sys.executable, "-m", "treegames.tables.service"],
+     "environment": tables_env, "display": False},
+]
 
 if env("TREEGAMES_HUB_SPAWNER") == "simple":
     c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"

@@ -8,18 +8,16 @@ Screenshots: the projector at 1920 x 1080, a student's box at 420 px.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+import psutil
 import pytest
 
 import harness
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
-from exp_helpers import KEY, TEACHER, ExperimentServer  # noqa: E402
-
-from treegames.experiments import domain_for, student_rng  # noqa: E402
-from treegames.lab import TournamentSpec, play_games  # noqa: E402
+from treegames.experiments import domain_for, student_rng
+from treegames.experiments.client import connect
+from treegames.lab import TournamentSpec, play_games
+from treegames.tables.codes import teacher_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -49,20 +47,35 @@ def class_root(tmp_path: Path) -> Path:
     return root
 
 
+class Mounted:
+    """The class server's own experiment mount, reached as its kernels reach it (URL and key from a kernel)."""
+
+    def __init__(self, server, data: Path):
+        self.server = server
+        self.teacher = teacher_code(data)
+
+    def client(self):
+        """A client with a kernel's URL and key."""
+        for pid in self.server.live_kernels():
+            env = psutil.Process(pid).environ()
+            if env.get("TREEGAMES_TABLES_KEY"):
+                return connect(env["TREEGAMES_TABLES_URL"], env["TREEGAMES_TABLES_KEY"])
+        raise AssertionError("no kernel of the class server has the tables' key")
+
+
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory):
-    """An experiment server and a class server whose kernels reach it (and seed students for the test)."""
+    """The class server (experiments mounted in it, store in a fresh data folder), students seeded for the test."""
     tmp = tmp_path_factory.mktemp("class-experiment")
-    experiments = ExperimentServer(tmp / "treegames.sqlite3")
     root, page = class_root(tmp), STUDENT_PAGE
     import os
 
-    env = dict(os.environ, TREEGAMES_TABLES_URL=experiments.url, TREEGAMES_TABLES_KEY=KEY,
-               TREEGAMES_TEST_RNG_SEED=TEST_SEED, PYTHONPATH=str(harness.ROOT / "widgets"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    env.update(TREEGAMES_DATA_DIR=str(tmp / "data"), TREEGAMES_TEST_RNG_SEED=TEST_SEED,
+               PYTHONPATH=str(harness.ROOT / "widgets"))
     server = harness.start_class_server(root, preheat=True, env=env)
-    yield server, experiments, page
+    yield server, Mounted(server, tmp / "data"), page
     server.stop()
-    experiments.stop()
     assert server.alive_pids() == []
 
 
@@ -76,7 +89,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     errors: list[str] = []
     teacher.on("pageerror", lambda e: errors.append(str(e)))
     teacher.goto(f"{server.base}/voila/render/class/experiment.ipynb", timeout=120_000)
-    teacher.locator(".treegames-exp-teacher input[type=password]").fill(TEACHER, timeout=120_000)
+    teacher.locator(".treegames-exp-teacher input[type=password]").fill(experiments.teacher, timeout=120_000)
     teacher.get_by_role("button", name="Open a round").click()
     code = teacher.locator(".exp-code").inner_text(timeout=30_000).strip()
     assert len(code) == 6

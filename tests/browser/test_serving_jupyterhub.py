@@ -9,13 +9,20 @@ Everything the hub started (proxy, idle culler, user servers, kernels) is stoppe
 from __future__ import annotations
 
 import os
+import random
 import shutil
+import sqlite3
 import sys
+import time
 from urllib.parse import urlparse
 
+import psutil
 import pytest
 
 import harness
+from treegames.tables import rpc
+from treegames.tables.client import HttpClient
+from treegames.tables.errors import BadToken, TableError
 
 CONFIG = harness.ROOT / "deploy" / "jupyterhub_config.py"
 PASSWORD = "treegames-class"
@@ -40,7 +47,10 @@ def hub(tmp_path_factory):
     pytest.importorskip("jupyterhub")
     state = tmp_path_factory.mktemp("hub")
     port = harness.free_port()
-    env = dict(os.environ,
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    env = dict(env,
+               TREEGAMES_TABLES_SERVICE_URL=f"http://127.0.0.1:{harness.free_port()}",
+               TREEGAMES_TABLES_DATA=str(state / "tables"),
                TREEGAMES_NOTEBOOKS=str(harness.NOTEBOOKS),
                TREEGAMES_HUB_URL=f"http://127.0.0.1:{port}",
                TREEGAMES_HUB_API_URL=f"http://127.0.0.1:{harness.free_port()}",
@@ -51,6 +61,7 @@ def hub(tmp_path_factory):
                TREEGAMES_HUB_SHARED_PASSWORD=PASSWORD)
     argv = [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)]
     server = harness.Server(argv, port, cwd=state, ready_path="/hub/login", log_name="jupyterhub", env=env)
+    server.tables_data = state / "tables"
     yield server
     server.stop()
     assert server.alive_pids() == [], "the hub, its proxy, a user's server or a kernel survived"
@@ -101,3 +112,73 @@ def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser
     log = hub.log_path.read_text(errors="replace")
     assert "idle-culler" in log, "the idle culler runs as a hub service"
     assert len([p for p in hub.children() if "jupyterhub.singleuser" in " ".join(p.cmdline())]) == 3
+
+
+def log_in(browser, hub, user: str):
+    """Log ``user`` in through the hub's login page, which starts their server; the browser context."""
+    context = browser.new_context(viewport=harness.VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{hub.base}/hub/login", timeout=60_000)
+    page.fill("input[name=username]", user)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("[type=submit]")
+    page.wait_for_url(f"**/user/{user}/**", timeout=180_000)
+    return context
+
+
+def kernel_credentials(hub, user: str) -> tuple[str, str]:
+    """(tables URL, hub token) in ``user``'s server's environment: what every kernel of theirs inherits."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for p in hub.children():
+            try:
+                if "jupyterhub.singleuser" not in " ".join(p.cmdline()):
+                    continue
+                env = p.environ()
+            except psutil.Error:
+                continue
+            if env.get("JUPYTERHUB_USER") == user:
+                return env["TREEGAMES_TABLES_URL"], env[rpc.HUB_TOKEN_ENV]
+        time.sleep(0.5)
+    raise AssertionError(f"no server of {user} found")
+
+
+def test_two_hub_users_play_a_whole_game_through_the_tables_service(browser, hub):
+    """Ada and Ben log in; over the service's HTTP API, each with their own server's hub token, they play
+    a whole two-person Aspens game (random legal moves); seats are bound to the hub users."""
+    contexts = [log_in(browser, hub, user) for user in ("ada", "ben")]
+    try:
+        (url, ada_token), (_, ben_token) = kernel_credentials(hub, "ada"), kernel_credentials(hub, "ben")
+        assert "/services/treegames-tables/api" in url and ada_token != ben_token
+        ada = HttpClient(url, {"Authorization": f"token {ada_token}"})
+        ben = HttpClient(url, {"Authorization": f"token {ben_token}"})
+        with pytest.raises(TableError, match="hub user"):
+            HttpClient(url, {}).open_tables()
+        with pytest.raises(TableError, match="hub user"):
+            HttpClient(url, {"Authorization": "token not-a-real-token"}).open_tables()
+        mine = ada.create_table("aspens", None, ["person", "person"], label="ada", visitor="someone-else")
+        theirs = ben.join(mine.code, label="ben")
+        with pytest.raises(BadToken, match="someone else"):
+            ben.view(mine.token)  # Ada's seat token in Ben's hands: the seat is Ada's
+        players = {mine.seat: (ada, mine.token), theirs.seat: (ben, theirs.token)}
+        rng = random.Random(19)
+        view = ada.view(mine.token)
+        moves = 0
+        while view.status == "playing":
+            client, token = players[view.current_player]
+            view = client.view(token)
+            view = client.move(token, view.version, rng.choice(view.legal))
+            moves += 1
+            assert moves < 5000, "the game did not end"
+        assert view.status == "finished" and view.winners
+        final = ben.view(theirs.token)
+        assert (final.status, final.scores, final.version) == ("finished", view.scores, view.version)
+        with sqlite3.connect(hub.tables_data / "treegames.sqlite3") as db:
+            holders = db.execute("SELECT visitor FROM tg_seats WHERE table_id = ? ORDER BY seat",
+                                 (mine.table_id,)).fetchall()
+        assert sorted(h[0] for h in holders) == ["ada", "ben"], "each seat is bound to its hub user"
+        print(f"\n{moves} moves by two hub users through the service")
+    finally:
+        for context in contexts:
+            context.close()
+    assert "treegames tables service on" in hub.log_path.read_text(errors="replace")

@@ -2,11 +2,11 @@
 
 Page A (1280 px) creates the table with a label that looks like HTML; page B (420 px, a phone) joins by
 the code it shows. They play by clicks on the board; after each move the other page redraws by itself
-(nobody presses anything there). The test reads the authority's record from the same SQLite file to
-know whose move it is and where a click is legal, and checks every page's board follows.
-
-Until ``treegames.tables.client`` and the server's HTTP mount exist, each kernel opens the authority on
-the one SQLite file named by ``TREEGAMES_TABLES_STORE`` (see treegames.ui.tables.link).
+(nobody presses anything there). The class server (``python -m treegames.serving``, as ``make serve``)
+runs the authority in its own process; the kernels call it over loopback with the server's key. The
+test reads the authority's record from the server's SQLite file (in the data folder it names) to know
+whose move it is and where a click is legal, checks every page's board follows, and that no page's
+HTML or websocket frame ever carries the server key.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import os
 import re
 import time
 
+import psutil
 import pytest
 
 import harness
@@ -35,12 +36,11 @@ MOVES = 14
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """A class server whose kernels share one SQLite table store; (server, authority for reading)."""
+    """The class server with the tables mounted, its store in a fresh data folder; (server, authority for reading)."""
     folder = tmp_path_factory.mktemp("tables")
-    url = f"sqlite:///{folder}/tables.sqlite3"
-    env = {**os.environ, "TREEGAMES_TABLES_STORE": url, "TREEGAMES_DATA_DIR": str(folder)}
-    server = harness.start_class_server(preheat=False, env=env)
-    store = open_store(url)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": str(folder)})
+    store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
     try:
         yield server, Authority(store)
     finally:
@@ -54,10 +54,33 @@ def press(page, name: str) -> None:
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
 
 
+FRAMES: list[str] = []
+"""Every websocket frame the pages sent or received (to look for the server key)."""
+
+
+def keep_frames(ws) -> None:
+    """Record a websocket's frames, both ways, as text."""
+    for event in ("framesent", "framereceived"):
+        ws.on(event, lambda payload: FRAMES.append(payload if isinstance(payload, str)
+                                                    else payload.decode("latin-1")))
+
+
+def server_keys(server) -> set[str]:
+    """The key each of the server's kernels was given (read from their environment)."""
+    keys = set()
+    for pid in server.live_kernels():
+        try:
+            keys.add(psutil.Process(pid).environ().get("TREEGAMES_TABLES_KEY", ""))
+        except psutil.Error:
+            continue
+    return keys - {""}
+
+
 def open_page(browser, server, width: int):
     """A fresh visitor with the Aspens play page drawn; (context, page, dialogs seen)."""
     context = browser.new_context(viewport={"width": width, "height": 1100})
     page = context.new_page()
+    page.on("websocket", keep_frames)
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     harness.open_dashboard(page, server, PATH)
@@ -133,6 +156,10 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
         words = b.locator(".treegames-position-words").first.text_content()
         assert f"At step {steps} (of {steps})" in words, words
         harness.screenshot(b, "tables-reloaded-b-420")
+        keys = server_keys(server)
+        assert len(keys) == 1, "every kernel has the one server key"
+        seen = [a.content(), b.content(), *FRAMES]
+        assert len(FRAMES) > 100 and not any(k in text for k in keys for text in seen), "a page saw the key"
 
         teacher = browser.new_context(viewport={"width": 420, "height": 1000}).new_page()
         try:

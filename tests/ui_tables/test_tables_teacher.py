@@ -72,7 +72,7 @@ def test_close_and_bot_and_reset_need_the_code(authority):
 
 def test_without_a_server_it_says_so(monkeypatch):
     """On Binder the overview says each session is alone."""
-    monkeypatch.delenv("TREEGAMES_TABLES_STORE", raising=False)
+    monkeypatch.delenv("TREEGAMES_TABLES_URL", raising=False)
     t = TeacherOverview()
     assert t.client is None and "alone" in t.children[0].value
 

@@ -9,20 +9,18 @@ JupyterLab).  ``available()`` is False when no class server is configured (Binde
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
 
+from ..tables import rpc
 from . import errors
 from .errors import ExperimentError
 
 __all__ = ["STUDENT_METHODS", "TEACHER_METHODS", "METHODS", "HttpClient", "LocalClient", "connect", "local",
            "available", "Unavailable", "URL_ENV", "KEY_ENV", "KEY_HEADER"]
 
-URL_ENV = "TREEGAMES_TABLES_URL"
-KEY_ENV = "TREEGAMES_TABLES_KEY"
-KEY_HEADER = "X-Treegames-Key"
+URL_ENV = rpc.URL_ENV
+KEY_ENV = rpc.KEY_ENV
+KEY_HEADER = rpc.KEY_HEADER
 
 STUDENT_METHODS = ("join", "me", "contribute", "contribute_physical", "claim_block", "contribute_games",
                    "snapshot", "wait", "version", "records")
@@ -58,34 +56,14 @@ class LocalClient:
         return getattr(self.authority, name)
 
 
-class HttpClient:
+class HttpClient(rpc.RpcClient):
     """The authority's methods as JSON POSTs to the class server (loopback, with the server key)."""
 
     def __init__(self, url: str, key: str, timeout: float = 40.0):
-        self.url = url.rstrip("/")
+        super().__init__(url, "experiments", {KEY_HEADER: key} if key else rpc.auth_headers(), METHODS,
+                         lambda data: error_from(str(data.get("error", "")), str(data.get("message", "refused"))),
+                         Unavailable, timeout)
         self.key = key
-        self.timeout = timeout
-
-    def call(self, method: str, **kwargs):
-        """POST ``kwargs`` to ``<url>/experiments/<method>``; the result, or the authority's refusal raised."""
-        if method not in METHODS:
-            raise AttributeError(method)
-        body = json.dumps(kwargs).encode("utf-8")
-        request = urllib.request.Request(f"{self.url}/experiments/{method}", data=body, method="POST",
-                                         headers={"Content-Type": "application/json", KEY_HEADER: self.key})
-        timeout = self.timeout + float(kwargs.get("timeout", 0) or 0)
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - loopback URL from env
-                return json.loads(response.read())["result"]
-        except urllib.error.HTTPError as err:
-            try:
-                data = json.loads(err.read())
-            except ValueError:
-                raise Unavailable(f"the experiment service answered {err.code}: try again in a moment") from None
-            raise error_from(data.get("error", ""), data.get("message", "refused")) from None
-        except (urllib.error.URLError, OSError) as err:
-            raise Unavailable(f"the class server's experiment service cannot be reached ({err}): "
-                              "try again in a moment") from None
 
     def __getattr__(self, name: str):
         if name not in METHODS:
@@ -95,14 +73,14 @@ class HttpClient:
 
 def available() -> bool:
     """True when a class server told this kernel where the experiment service is."""
-    return bool(os.environ.get(URL_ENV)) and bool(os.environ.get(KEY_ENV))
+    return bool(os.environ.get(URL_ENV)) and bool(rpc.auth_headers())
 
 
 def connect(url: str | None = None, key: str | None = None) -> HttpClient:
     """A client for the class server named in the environment (or ``url``/``key``)."""
     url = url or os.environ.get(URL_ENV)
-    key = key or os.environ.get(KEY_ENV)
-    if not url or not key:
+    key = key or os.environ.get(KEY_ENV) or ""
+    if not url or not (key or rpc.auth_headers()):
         raise Unavailable("no class server is configured here: each session is alone (on Binder, for instance)")
     return HttpClient(url, key)
 

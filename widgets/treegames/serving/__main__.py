@@ -1,8 +1,10 @@
-"""``python -m treegames.serving [NOTEBOOKS] [--host H] [--port P] [--no-preheat] [voila options]``.
+"""``python -m treegames.serving [NOTEBOOKS] [--host H] [--port P] [--store URL] [--no-preheat] [voila options]``.
 
-Starts the standalone Voilà server with ``settings.voila_config()`` and, once it listens, prints the URL
-it really uses (Voilà moves to the next free port when the asked one is taken) and, for a host other than
-loopback, what that exposes. Extra ``--Section.name=value`` options go to Voilà unchanged.
+Starts the standalone Voilà server with ``settings.voila_config()``, with the shared tables and class
+experiments mounted in it (:mod:`.mount`: the store in the data folder, or ``--store`` /
+``$TREEGAMES_STORE_URL``), and once it listens prints the URL it really uses (the next free port when the
+asked one is taken), where the store is, the teacher code, and, for a host other than loopback, what
+that exposes. Extra ``--Section.name=value`` options go to Voilà unchanged.
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ import sys
 
 import psutil
 from tornado.ioloop import IOLoop
+from traitlets import Unicode
 from traitlets.config import Config
 from voila.app import Voila
 
+from ..tables.codes import shown_code
 from .limits import LIMITS
+from .mount import Mount, bind_first_free, open_mount, serve_on
 from .settings import POOL_SIZES, use_template_root, voila_config
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -47,23 +52,48 @@ def exposure_note(host: str, port: int) -> str:
 
 
 class ClassroomVoila(Voila):
-    """Voilà that prints the URL it really listens on once the port is chosen."""
+    """Voilà with the tables mounted, kernels told where they are, and the real URL printed once listening."""
 
+    store_url = Unicode("", config=True, help="The table store: postgresql://... (default: SQLite in the data folder).")
     asked_port = None
+    mount: Mount | None = None
+    _sockets: list = []
+
+    def start(self):
+        """Open the store, bind the port, tell the kernels (before the pool fills), then start Voilà."""
+        self.mount = open_mount(self.server_url or self.base_url, self.store_url or None)
+        self.asked_port = self.port
+        self.port, self._sockets = bind_first_free(self.random_ports(self.port, self.port_retries + 1), self.ip)
+        self.mount.export(self.ip, self.port)
+        super().start()
+
+    def init_handlers(self) -> list:
+        """The tables' routes first, then Voilà's."""
+        return [*(self.mount.routes if self.mount else []), *super().init_handlers()]
 
     def listen(self):
-        """Listen as Voilà does (moving on if the port is taken); announce the URL when the loop starts."""
-        self.asked_port = self.port
+        """Listen on the socket bound in :meth:`start`; announce the URL when the loop starts."""
+        self.app.listen = serve_on(self.app, self._sockets)
         IOLoop.current().add_callback(self.announce)
         super().listen()
 
+    def stop(self):
+        """Stop Voilà, then close the store."""
+        super().stop()
+        if self.mount is not None:
+            self.mount.store.close()
+
     def announce(self) -> None:
-        """Print where the dashboards are, and what the address exposes."""
+        """Print where the dashboards are, where the tables are kept, the teacher code, and what is exposed."""
         shown = "127.0.0.1" if self.ip in ("0.0.0.0", "", "localhost") else self.ip
         lines = ["", "=" * 72]
         if self.port != self.asked_port:
             lines.append(f"Port {self.asked_port} was already in use: serving on port {self.port} instead.")
         lines.append(f"Dashboards: http://{shown}:{self.port}{self.base_url}voila/render/index.ipynb")
+        if self.mount is not None:
+            lines.append(f"Shared tables and class experiments are kept in {self.mount.store.describe()}")
+            lines.append(f"Teacher code (for class/tables.ipynb and the experiments): "
+                         f"{shown_code(self.mount.teacher_code)}")
         lines.append(exposure_note(self.ip, self.port))
         lines += ["Ctrl-C stops the server.", "=" * 72, ""]
         print("\n".join(lines), flush=True)
@@ -75,6 +105,9 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("notebooks", nargs="?", default="notebooks")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8866)
+    parser.add_argument("--store", default="", metavar="URL",
+                        help="postgresql://... for the shared tables (default: $TREEGAMES_STORE_URL, else SQLite "
+                             "in the data folder)")
     parser.add_argument("--no-preheat", action="store_true", help="start each page's kernel on arrival")
     parser.add_argument("--pool", action="append", default=[], metavar="NOTEBOOK=SIZE",
                         help="preheated kernels for a notebook, e.g. bosk/play.ipynb=4 (today's lesson)")
@@ -91,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
     use_template_root()
     config = Config(voila_config(preheat=not options.no_preheat, pool_sizes=pools))
     voila_argv = [options.notebooks, "--no-browser", f"--port={options.port}", f"--Voila.ip={options.host}", *rest]
+    if options.store:
+        voila_argv.append(f"--ClassroomVoila.store_url={options.store}")
     ClassroomVoila.launch_instance(argv=voila_argv, config=config)
 
 

@@ -21,39 +21,14 @@ MAX_QUERY = 400
 """A longer query string than this is ignored (a code and a token are a few dozen characters)."""
 
 
-STORE_ENV = "TREEGAMES_TABLES_STORE"
-"""Interim: a store URL every kernel opens its own in-process Authority on (one SQLite file shared by all
-kernels; SQLite's BEGIN IMMEDIATE and version checks keep one mover at a time). Used only when
-``treegames.tables.client`` is not there yet; the class server's HTTP authority replaces it."""
-
-_LOCAL: dict[str, object] = {}
-
-
 def table_client():
-    """The authority's client for this kernel, or None when no class server is configured (Binder, plain Lab)."""
-    try:
-        from ...tables import client
-    except ImportError:
-        return _store_client(os.environ.get(STORE_ENV, ""))
+    """The authority's client for this kernel (HTTP to the class server or hub service), or None when alone."""
+    from ...tables import client
+
     try:
         return client.connect() if client.available() else None
     except ValueError:
         return None
-
-
-def _store_client(url: str):
-    """An in-process Authority on a shared store URL (kept once per kernel), or None without one."""
-    if not url.startswith("sqlite:///"):
-        return None
-    if url not in _LOCAL:
-        from ...tables.authority import Authority
-        from ...tables.store import open_store
-
-        try:
-            _LOCAL[url] = Authority(open_store(url))
-        except ValueError:
-            return None
-    return _LOCAL[url]
 
 
 def parse_query(query: str | None) -> dict[str, str]:

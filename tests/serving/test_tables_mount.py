@@ -1,0 +1,107 @@
+"""The tables mounted in the class server: kernels (preheated ones too) are told the real port and the key; pages are not."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+import urllib.error
+import urllib.request
+
+import psutil
+import pytest
+
+import harness
+from treegames.tables import client as tables_client
+
+NOTEBOOK = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                       "source": ["print('small page')"]}],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+class MovedServer(harness.Server):
+    """The class server on whatever port it printed (it moves on when the asked one is taken)."""
+
+    def _wait_ready(self, path: str, timeout: float = 90.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            found = re.search(r"Dashboards: http://127\.0\.0\.1:(\d+)/", self.log_path.read_text(errors="replace"))
+            if found:
+                self.port = int(found.group(1))
+                self.base = f"http://127.0.0.1:{self.port}"
+                return super()._wait_ready(path, max(1.0, deadline - time.monotonic()))
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"no banner:\n{self.log_path.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def moved(tmp_path_factory):
+    """A class server asked for a port that is taken, with one preheated small page; (server, data folder)."""
+    root = tmp_path_factory.mktemp("pages")
+    (root / "small.ipynb").write_text(json.dumps(NOTEBOOK))
+    data = tmp_path_factory.mktemp("data")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    argv = [harness.sys.executable, "-m", "treegames.serving", str(root), f"--port={port}", "--host=127.0.0.1"]
+    env = {**harness.os.environ, "TREEGAMES_DATA_DIR": str(data)}
+    env.pop("TREEGAMES_TABLES_URL", None)
+    env.pop("TREEGAMES_TABLES_KEY", None)
+    try:
+        server = MovedServer(argv, port, cwd=root, log_name="class-server-moved", env=env)
+    finally:
+        taken.close()
+    server.asked = port
+    yield server, data
+    server.stop()
+    assert server.alive_pids() == [], "the server or one of its kernels survived stop()"
+
+
+def kernel_envs(server) -> list[dict]:
+    """The environment of each kernel the server runs now."""
+    envs = []
+    for pid in server.live_kernels():
+        try:
+            envs.append(psutil.Process(pid).environ())
+        except psutil.Error:
+            continue
+    return envs
+
+
+def test_the_banner_names_the_real_port_the_store_and_the_teacher_code(moved):
+    server, data = moved
+    log = server.log_path.read_text()
+    assert f"Port {server.asked} was already in use: serving on port {server.port} instead." in log
+    assert f"kept in {data.resolve() / 'treegames.sqlite3'}" in log
+    teacher = (data / "teacher-code.txt").read_text().strip()
+    assert f"Teacher code (for class/tables.ipynb and the experiments): {teacher}" in log
+
+
+def test_a_preheated_kernel_reaches_the_tables_on_the_real_port_with_its_key(moved):
+    server, _data = moved
+    deadline = time.monotonic() + 60
+    while not (envs := kernel_envs(server)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert envs, "the preheated kernel was not found"
+    url, key = envs[0]["TREEGAMES_TABLES_URL"], envs[0]["TREEGAMES_TABLES_KEY"]
+    assert url == f"http://127.0.0.1:{server.port}/treegames/api" and len(key) >= 32
+    c = tables_client.connect(url, key)
+    ticket = c.create_table("aspens", None, ["person", "person"], visitor="kernel", label="over loopback")
+    assert c.view(ticket.token).label == "over loopback"
+
+
+def test_the_page_never_carries_the_key_and_cannot_call_the_mount(moved):
+    server, _data = moved
+    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=60) as answer:
+        html = answer.read().decode()
+    assert "small page" in html
+    keys = {env["TREEGAMES_TABLES_KEY"] for env in kernel_envs(server)}
+    assert keys and not any(k in html for k in keys)
+    request = urllib.request.Request(f"{server.base}/treegames/api/tables/open_tables", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 403
