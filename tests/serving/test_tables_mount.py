@@ -105,3 +105,17 @@ def test_the_page_never_carries_the_key_and_cannot_call_the_mount(moved):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 403
+
+
+def test_an_oversized_request_body_is_refused_before_the_server_reads_it(moved):
+    server, _data = moved
+    from treegames.serving.mount import MAX_REQUEST_BODY
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(b"POST /treegames/api/tables/open_tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\n"
+                     + f"Content-Length: {MAX_REQUEST_BODY + 1}\r\n\r\n".encode())
+        answer = conn.recv(200)  # answered (or closed) at once: the body is never awaited
+    assert answer == b"" or b" 400 " in answer or b" 413 " in answer, answer
+    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=60) as still:
+        assert still.status == 200, "the server goes on serving others"

@@ -29,6 +29,9 @@ __all__ = ["STORE_ENV", "Mount", "bind_first_free", "open_mount", "serve_on", "l
 STORE_ENV = "TREEGAMES_STORE_URL"
 """A store URL for the class server (``postgresql://...``); without it, SQLite in the data folder."""
 API = "treegames/api"
+MAX_REQUEST_BODY = 4 * 1024 * 1024
+"""The largest HTTP request body the class server reads at all (tornado's default is 100 MB): a visitor
+cannot make it buffer more. The mount's own limit (``rpc.MAX_BODY``) is smaller still."""
 
 
 def bind_first_free(ports: Iterable[int], host: str) -> tuple[int, list[socket.socket]]:
@@ -81,6 +84,7 @@ def serve_on(app, sockets: list[socket.socket]):
     """An ``app.listen`` that serves on ``sockets`` already bound (the port the kernels were told)."""
 
     def listen(port: int, address: str = "", **kwargs) -> httpserver.HTTPServer:
+        kwargs.setdefault("max_body_size", MAX_REQUEST_BODY)
         server = httpserver.HTTPServer(app, **kwargs)
         server.add_sockets(sockets)
         return server
