@@ -1,7 +1,9 @@
 """Shared tables, pages: from a click on one dashboard to the opponent's dashboard showing the new state.
 
-Run as ``python benchmarks/bench_tables_ui.py`` (about 20 s) or with ``--quick``. Two Aspens
-dashboards per table sit at one table of the in-process Authority on a temporary SQLite file; the mover
+Run as ``python benchmarks/bench_tables_ui.py`` (about a minute) or with ``--quick``. Two Aspens
+dashboards per table sit at one table, reached two ways: an in-process Authority on a temporary SQLite
+file, and over HTTP through the real class server's mount (``python -m treegames.serving``, the kernels'
+path: the server is started here, its key read from its preheated kernel's environment). The mover
 plays its first highlighted place (``play_at``, the click path) and the clock runs until the other
 dashboard's long-poll thread has pushed the new state into its timeline (its refresh, board included,
 has run). Measured with 1 table, then with 15 tables and 30 seats live (every dashboard long-polling).
@@ -12,19 +14,38 @@ tests/browser/test_shared_tables.py for the real pages).
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 
-from treegames.tables.authority import Authority
-from treegames.tables.limits import Limits
-from treegames.tables.store import open_store
-from treegames.ui.aspens.play import AspensPlay
-from treegames.ui.tables import TablePanel
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import harness  # noqa: E402
+from treegames.tables import client as tables_client  # noqa: E402
+from treegames.tables.authority import Authority  # noqa: E402
+from treegames.tables.limits import Limits  # noqa: E402
+from treegames.tables.store import open_store  # noqa: E402
+from treegames.ui.aspens.play import AspensPlay  # noqa: E402
+from treegames.ui.tables import TablePanel  # noqa: E402
+from treegames.ui.tables import panel as panel_module  # noqa: E402
+
+KERNELS = itertools.count(1)
+
+SMALL_PAGE = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                         "source": ["print('a kernel for the benchmark')"]}],
+              "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+              "nbformat": 4, "nbformat_minor": 5}
 
 
 def seat_pair(authority: Authority) -> tuple:
-    """Two dashboards at one new two-person table (creator first)."""
+    """Two dashboards at one new two-person table (creator first), as two kernels (two visitors) would be."""
+    panel_module.VISITOR = f"bench-kernel-{next(KERNELS)}"  # each kernel names its own visitor
     a, b = AspensPlay(), AspensPlay()
     pa, pb = TablePanel(a, client=authority, read_url=False), TablePanel(b, client=authority, read_url=False)
     assert pa.create()
@@ -56,22 +77,56 @@ def one_move(pair: tuple) -> float:
     return time.perf_counter() - start
 
 
-def measure(tables: int, moves: int) -> list[float]:
-    """Move-to-redraw times over ``moves`` moves on table 0 while ``tables`` tables are live."""
+def measure(client, tables: int, moves: int) -> list[float]:
+    """Move-to-redraw times over ``moves`` moves on table 0 while ``tables`` tables are live at ``client``."""
+    pairs = [seat_pair(client) for _ in range(tables)]
+    times = []
+    for i in range(moves):
+        times.append(one_move(pairs[0]))
+        if tables > 1:  # the other tables play too, one move each in turn
+            one_move(pairs[1 + i % (tables - 1)])
+    for (_, pa), (_, pb) in pairs:
+        pa.table.stop()
+        pb.table.stop()
+    return times
+
+
+def in_process(tables: int, moves: int) -> list[float]:
+    """``measure`` on an in-process Authority over a temporary SQLite file."""
     with tempfile.TemporaryDirectory() as folder:
         store = open_store(f"sqlite:///{folder}/bench.sqlite3")
         authority = Authority(store, Limits(creations_per_visitor=100), teacher_code="BENCH-1")  # one process: one visitor
-        pairs = [seat_pair(authority) for _ in range(tables)]
-        times = []
-        for i in range(moves):
-            times.append(one_move(pairs[0]))
-            if tables > 1:  # the other tables play too, one move each in turn
-                one_move(pairs[1 + i % (tables - 1)])
-        for (_, pa), (_, pb) in pairs:
-            pa.table.stop()
-            pb.table.stop()
-        store.close()
-    return times
+        try:
+            return measure(authority, tables, moves)
+        finally:
+            store.close()
+
+
+def mount_client(server) -> object:
+    """An HTTP client for the class server's mount, with the key its preheated kernel was given."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for pid in server.live_kernels():
+            env = psutil.Process(pid).environ()
+            if env.get("TREEGAMES_TABLES_KEY"):
+                return tables_client.connect(env["TREEGAMES_TABLES_URL"], env["TREEGAMES_TABLES_KEY"])
+        time.sleep(0.5)
+    raise RuntimeError("the class server started no kernel with the tables' key")
+
+
+def over_the_mount(runs: list[tuple[int, int]]) -> list[list[float]]:
+    """``measure`` for each (tables, moves) through a real class server's mount (started and stopped here)."""
+    with tempfile.TemporaryDirectory() as folder:
+        root, data = Path(folder, "pages"), Path(folder, "data")
+        root.mkdir()
+        (root / "small.ipynb").write_text(json.dumps(SMALL_PAGE))
+        env = {**harness.os.environ, "TREEGAMES_DATA_DIR": str(data)}
+        server = harness.start_class_server(root, env=env)
+        try:
+            client = mount_client(server)
+            return [measure(client, tables, moves) for tables, moves in runs]
+        finally:
+            server.stop()
 
 
 def report(name: str, times: list[float]) -> None:
@@ -88,8 +143,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer moves (a few seconds)")
     args = parser.parse_args()
     moves = 10 if args.quick else 40
-    report("1 table", measure(1, moves))
-    report("15 tables, 30 seats live", measure(15, moves))
+    report("in process, 1 table", in_process(1, moves))
+    report("in process, 15 tables, 30 seats live", in_process(15, moves))
+    one, many = over_the_mount([(1, moves), (15, moves)])
+    report("class server mount (HTTP), 1 table", one)
+    report("class server mount (HTTP), 15 tables, 30 seats live", many)
 
 
 if __name__ == "__main__":
