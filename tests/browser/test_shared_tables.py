@@ -95,9 +95,34 @@ def table_state(authority: Authority, code: str):
     return view.table_id, authority.state_of(view.table_id)
 
 
+def play_clicks(authority: Authority, code: str, pages: dict, moves: int) -> None:
+    """Play ``moves`` clicks, each by the page whose seat is to move; the other page must redraw by itself."""
+    kit = AspensPlay()
+    for played in range(moves):
+        table_id, state = table_state(authority, code)
+        assert not state.is_terminal()
+        mover, other = pages[state.current_player], pages[1 - state.current_player]
+        places = [p for p in kit.places() if state.actions_at(p)]
+        harness.wait_until_stable(other)
+        before = harness.canvas_stats(other)["hash"]
+        harness.wait_until_stable(mover)
+        mover.evaluate(SHOW_BOARD)
+        if places:
+            harness.click_canvas(mover, *kit.place_centre(places[0]))
+        else:
+            press(mover, "End turn")
+        deadline = time.monotonic() + 60
+        while len(authority.log_of(table_id)) <= len(state.history):
+            if time.monotonic() > deadline:
+                harness.screenshot(mover, "tables-failed-mover")
+                harness.screenshot(other, "tables-failed-other")
+                pytest.fail(f"move {played + 1} did not reach the authority")
+            time.sleep(0.1)
+        harness.wait_for_drawing(other, differs_from=before, timeout=60)  # redrawn by itself
+
+
 def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
     server, authority = served
-    kit = AspensPlay()
     ctx_a, a, dialogs_a = open_page(browser, server, 1280)
     ctx_b, b, dialogs_b = open_page(browser, server, 420)
     try:
@@ -115,30 +140,7 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
         b.get_by_text(EVIL).first.wait_for(timeout=30_000)  # A's label, literally, on B's page
         harness.screenshot(b, "tables-joined-420")
 
-        pages = {0: a, 1: b}
-        played = 0
-        while played < MOVES:
-            table_id, state = table_state(authority, code)
-            assert not state.is_terminal()
-            mover, other = pages[state.current_player], pages[1 - state.current_player]
-            places = [p for p in kit.places() if state.actions_at(p)]
-            harness.wait_until_stable(other)
-            before = harness.canvas_stats(other)["hash"]
-            harness.wait_until_stable(mover)
-            mover.evaluate(SHOW_BOARD)
-            if places:
-                harness.click_canvas(mover, *kit.place_centre(places[0]))
-            else:
-                press(mover, "End turn")
-            deadline = time.monotonic() + 60
-            while len(authority.log_of(table_id)) <= len(state.history):
-                if time.monotonic() > deadline:
-                    harness.screenshot(mover, "tables-failed-mover")
-                    harness.screenshot(other, "tables-failed-other")
-                    pytest.fail(f"move {played + 1} did not reach the authority")
-                time.sleep(0.1)
-            harness.wait_for_drawing(other, differs_from=before, timeout=60)  # redrawn by itself
-            played += 1
+        play_clicks(authority, code, {0: a, 1: b}, MOVES)
         harness.wait_until_stable(a)
         harness.wait_until_stable(b)
         _, state = table_state(authority, code)
@@ -176,3 +178,67 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def start_table(browser, server) -> tuple:
+    """Page A creates a table, page B (a phone) joins it by code; (contexts, pages, code)."""
+    ctx_a, a, _ = open_page(browser, server, 1280)
+    ctx_b, b, _ = open_page(browser, server, 420)
+    press(a, "Create table")
+    a.locator(".treegames-table-code").wait_for(timeout=60_000)
+    code = a.locator(".treegames-table-code").inner_text().strip()
+    b.get_by_placeholder(re.compile("e.g.")).fill(code)
+    press(b, "Join")
+    b.locator(".treegames-table-code").wait_for(timeout=60_000)
+    return (ctx_a, ctx_b), (a, b), code
+
+
+def reopen(page, url: str) -> None:
+    """Open ``url`` again in the same tab and wait until the seat is back."""
+    page.goto(url, timeout=90_000)
+    harness.wait_for_drawing(page, timeout=90)
+    page.get_by_text("Back at your seat").first.wait_for(timeout=60_000)
+
+
+def steps_shown(page) -> str:
+    """The page's words for where it is in the game ('At step n (of n) ...')."""
+    return page.locator(".treegames-position-words").first.text_content()
+
+
+def test_killed_kernels_and_a_restarted_server_bring_both_players_back_with_no_move_lost(browser, tmp_path):
+    folder = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    env["TREEGAMES_DATA_DIR"] = str(folder)
+    server = harness.start_class_server(preheat=False, env=env)
+    contexts = ()
+    try:
+        contexts, (a, b), code = start_table(browser, server)
+        store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
+        authority = Authority(store)
+        play_clicks(authority, code, {0: a, 1: b}, 2)
+        table_id, state = table_state(authority, code)
+        logged = authority.log_of(table_id)
+        for pid in server.live_kernels():  # kill -9 every player's kernel mid-game
+            os.kill(pid, 9)
+        reopen(a, a.url)
+        reopen(b, b.url)
+        steps = len(state.history)
+        assert f"At step {steps} (of {steps})" in steps_shown(a), steps_shown(a)
+        assert authority.log_of(table_id) == logged, "no move lost or doubled by the dead kernels"
+
+        server.stop()  # restart the class server: the tables resume from its SQLite file
+        server = harness.start_class_server(preheat=False, env=env)
+        for page in (a, b):
+            query = page.url.split("?", 1)[1]
+            reopen(page, f"{server.base}/voila/render/{PATH}?{query}")
+        assert f"At step {steps} (of {steps})" in steps_shown(b), steps_shown(b)
+        harness.screenshot(b, "tables-after-restart-b-420")
+        play_clicks(authority, code, {0: a, 1: b}, 1)  # and play goes on
+        after = authority.log_of(table_id)
+        assert after[:len(logged)] == logged and len(after) > len(logged)
+        store.close()
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
+    assert server.alive_pids() == []

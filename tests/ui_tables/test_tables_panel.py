@@ -284,3 +284,14 @@ def test_a_three_seat_bosk_table_with_a_bot_seat(authority):
     finally:
         pa.table.stop()
         pb.table.stop()
+
+
+def test_while_the_other_seat_moves_the_move_box_says_whom_it_waits_for(pair):
+    """At a shared table there is no Step to press: the move box names the seat to move (its label as text)."""
+    a, pa, b, _pb = pair
+    waiting, mover = (b, a) if a.is_human_turn() else (a, b)
+    eventually(lambda: mover.is_human_turn())
+    text = waiting.move_box.count.value
+    assert "Press Step" not in text and "Waiting for" in text, text
+    if waiting is b:
+        assert "&lt;img src=x" in text and "&amp;lt;" not in text, "the typed label is shown once-escaped, as text"

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import random
 from collections.abc import Callable
 
@@ -692,6 +693,7 @@ class GameDashboard(widgets.VBox):
     def _update_access(self, state) -> None:
         """The move box's list of legal moves and the board's tables, for the state on screen."""
         note = ("The game is over." if state.is_terminal() else
+                html.unescape(self.controller.waiting_words()) if self.controller is not None and not self.is_human_turn() else
                 "Press Step (S) to go on." if not self.is_human_turn() else
                 "Show your cards (lift the cover) to list your moves.")
         self.move_box.show(self.move_choices(state), note)
