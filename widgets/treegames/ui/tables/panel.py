@@ -25,6 +25,11 @@ ALONE = ("<b>Playing with others needs the class server.</b> Here (on Binder, or
 HIDDEN = ("<b>Shared tables for this game are not on this page yet.</b> A shared table must never send one "
           "player's hidden cards to another player's page, and this page still draws from the whole game. Play "
           "against the bots, or take turns at one screen (with the screen turned away while the other plays).")
+"""For a game with hidden cards whose page cannot draw from one seat's view (no ``state_from_view``)."""
+
+SECRET = ("Your cards stay on your screen only: each page at this table is sent its own Command and the cards "
+          "on the table, and only a count of everyone else's.")
+"""Said at a table of a game with hidden cards."""
 
 VISITOR = "kernel-" + secrets.token_hex(6)
 """How this kernel names its visitor to the authority (one per kernel: a reload is a new visitor; the server-wide
@@ -52,7 +57,8 @@ class TablePanel(widgets.VBox):
         self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.note.add_class("treegames-tables-note")
         game_type = dashboard.game_type
-        if self.client is None or game_type.has_hidden_information:
+        self.hidden = game_type.has_hidden_information
+        if self.client is None or (self.hidden and not hasattr(dashboard, "state_from_view")):
             super().__init__([widgets.HTML(panel(ALONE if self.client is None else HIDDEN))])
             self.add_class("treegames-tables-panel")
             return
@@ -161,7 +167,10 @@ class TablePanel(widgets.VBox):
         self._run_script(link.forget_script())
         self.at_table.layout.display = "none"
         self.lobby.layout.display = None
-        self.dashboard.refresh()
+        d = self.dashboard
+        if self.hidden:  # the page held only this seat's moments: back to a game of its own
+            d.new_game(seed=d.form.seed_box.value, seats=d.form.seats(), **d.form.values())
+        d.refresh()
         self._say("You left the table. Your seat is kept: join with the code again to come back.")
 
     def replace_gone(self) -> None:
@@ -191,7 +200,8 @@ class TablePanel(widgets.VBox):
         except ValueError as err:  # a TableError: the authority's own sentence
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.attach(ticket, view)
-        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}")
+        secret = f" {escape(SECRET)}" if self.hidden else ""
+        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{secret}")
         return True
 
     def attach(self, ticket, view) -> SharedTable:
