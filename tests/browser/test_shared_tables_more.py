@@ -255,6 +255,8 @@ def test_two_people_at_a_mighty_trees_table_never_receive_each_others_hand(brows
             assert visitor.dialogs == [] and visitor.errors == []
         a.shot("tables-mt-a-played-1280")
         b.shot("tables-mt-b-played-420")
+        b.show_board()
+        b.shot("tables-mt-b-board-420")
         assert "Teacher view" not in b.page.locator(".treegames-mighty-trees-play").inner_text()
     finally:
         a.close()
@@ -345,7 +347,11 @@ def test_a_spectator_follows_a_mighty_trees_table_and_receives_no_command(browse
         assert w.heard_since(mark, secret) == [], "the spectator received a Command's cards"
         text = w.page.locator(".treegames-mighty-trees-play").inner_text()
         assert "Your move." not in text and w.dialogs == [] and w.errors == []
+        assert not w.page.get_by_role("button", name=re.compile("Put a bot")).is_visible()
+        w.page.get_by_text("no Command is sent to this page").first.wait_for(timeout=10_000)
         w.shot("tables-spectator-420")
+        w.show_board()
+        w.shot("tables-spectator-board-420")
     finally:
         a.close()
         w.close()
@@ -377,6 +383,7 @@ def test_the_teacher_overview_at_420_px_lists_live_tables_and_follows_a_move(bro
         assert "<b>Row</b> one" in row.inner_text(), "a typed label is shown as text"
         assert page.locator(".treegames-teacher-tables tr").count() >= 2
         first = row.inner_text()
+        row.scroll_into_view_if_needed()
         harness.screenshot(page, "tables-teacher-live-420")
         state = authority.state_of(view.table_id)
         action = str(state.legal_actions()[0])

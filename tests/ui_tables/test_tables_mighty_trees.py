@@ -21,7 +21,7 @@ from treegames.tables.store import open_store
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.seat import SeatState, knowledge_state
 from treegames.ui.tables import TablePanel
-from treegames.ui.tables.panel import SECRET
+from treegames.ui.tables.panel import SECRET, WATCHING
 
 
 @pytest.fixture
@@ -208,6 +208,7 @@ def test_a_spectator_sees_the_public_table_only_and_follows(pair, authority):
         moment = w.state
         assert isinstance(moment, SeatState) and moment.seat is None and moment.view.player == mt.PUBLIC
         assert moment.view.hand == () and not w.is_human_turn()
+        assert WATCHING[:40] in pw.note.value and pw.bot_button.layout.display == "none"
         scene_texts = " ".join(w.board_view.last_scene.texts())
         assert "Watching: every Command stays hidden" in scene_texts
         assert not [word for word in hidden_from(None, full_state(authority, pa)) if word in page_text(w, pw)]

@@ -31,6 +31,10 @@ SECRET = ("Your cards stay on your screen only: each page at this table is sent 
           "on the table, and only a count of everyone else's.")
 """Said at a table of a game with hidden cards."""
 
+WATCHING = ("Watching: no Command is sent to this page, only the cards on the table and how many cards each "
+            "player holds.")
+"""Said to a spectator at a table of a game with hidden cards."""
+
 VISITOR = "kernel-" + secrets.token_hex(6)
 """How this kernel names its visitor to the authority (one per kernel: a reload is a new visitor; the server-wide
 limits still hold) when the server adds no identity of its own."""
@@ -79,9 +83,11 @@ class TablePanel(widgets.VBox):
         self.watch_button = icon_button("Watch", "forward", tooltip="Follow that table without a seat")
         self.list_button = icon_button("Open tables", "down", tooltip="Tables on this server waiting for players")
         self.open_list = widgets.Select(options=[], rows=4, layout=widgets.Layout(width="100%"))
-        self.leave_button = icon_button("Leave table", "back", tooltip="Stop following this table")
+        self.leave_button = icon_button("Leave table", "back", tooltip="Stop following this table",
+                                        layout=widgets.Layout(width="auto"))
         self.bot_button = icon_button("Put a bot in a gone seat", "step",
-                                      tooltip="The table's creator may let a bot play for a player who left")
+                                      tooltip="The table's creator may let a bot play for a player who left",
+                                      layout=widgets.Layout(width="auto", max_width="100%"))
         self.status = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.status.add_class("treegames-table-status")
         self.table_log = widgets.HTML(layout=widgets.Layout(width="100%"))
@@ -200,7 +206,7 @@ class TablePanel(widgets.VBox):
         except ValueError as err:  # a TableError: the authority's own sentence
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.attach(ticket, view)
-        secret = f" {escape(SECRET)}" if self.hidden else ""
+        secret = f" {escape(SECRET if view.seat is not None else WATCHING)}" if self.hidden else ""
         self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{secret}")
         return True
 
@@ -221,6 +227,7 @@ class TablePanel(widgets.VBox):
         self._run_script(link.seat_script(view.code, ticket.token if view.seat is not None else None))
         self.lobby.layout.display = "none"
         self.at_table.layout.display = None
+        self.bot_button.layout.display = None if view.seat is not None else "none"  # a spectator holds no seat
         self.show_view(view)
         return self.table
 
