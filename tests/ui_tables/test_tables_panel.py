@@ -7,6 +7,7 @@ store; each follows the table with its own background long-poll, as a page's ker
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -222,12 +223,18 @@ def test_without_a_server_the_panel_says_each_session_is_alone(monkeypatch):
     assert ALONE.split("<")[1] in p.children[0].value
 
 
-def test_mighty_trees_says_why_it_has_no_shared_tables(authority):
-    """Mighty Trees hides the controls and says why (a page must not hold the other hands)."""
-    d = MightyTreesPlay()
-    p = TablePanel(d, client=authority, read_url=False)
+def test_a_hidden_card_game_whose_page_cannot_draw_one_seat_says_why(authority):
+    """A page of a game with hidden cards and no ``state_from_view`` hides the controls and says why."""
+    page = SimpleNamespace(game_type=MightyTreesPlay.game_module.GAME_TYPE)
+    p = TablePanel(page, client=authority, read_url=False)
     assert len(p.children) == 1 and "hidden cards" in p.children[0].value
     assert HIDDEN[:30] in p.children[0].value
+
+
+def test_mighty_trees_offers_shared_tables(authority):
+    """The Mighty Trees page draws from one seat's view, so it gets the Create / Join / Watch controls."""
+    p = TablePanel(MightyTreesPlay(), client=authority, read_url=False)
+    assert p.lobby in p.children and p.form.start_button.description == "Create table"
 
 
 def test_a_seat_in_the_address_resumes_and_shows_the_tab(pair, authority):

@@ -12,7 +12,11 @@ What this adds to the dashboard base (:class:`~treegames.ui.dashboard.GameDashbo
   the engine (``describe``) and needs Confirm; anything else not allowed is
   answered with the engine's ``why_not`` and nothing changes;
 * an Actions tab listing every legal action in the engine's words, and an Odds
-  tab with the next Regroup's odds from the drawing player's point of view.
+  tab with the next Regroup's odds from the drawing player's point of view;
+* at a shared table (the Play with others tab), the page holds no game at all:
+  each moment is a :class:`.seat.SeatState`, this seat's own view from the
+  table's authority (a spectator: the public view), and everything above is
+  drawn from it; the hand cover and the Teacher view are not offered there.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ from ... import core
 from ... import mighty_trees as mt
 from .. import safety
 from ..dashboard import GameDashboard
+from ..saving import download_link
 from ..text import escape, panel
 from .clicks import ClickPlanner, CoverKeeper, Outcome, viewer_for
 from .odds_views import OddsPanel
+from .seat import SeatState
 from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 
 __all__ = ["MightyTreesPlay", "place_of", "tag_of", "rules_note_html"]
@@ -203,14 +209,16 @@ class MightyTreesPlay(GameDashboard):
         self._forget_stale_choice(state)
         viewer = self.viewer(state)
         see_own = self.can_see_hand(state, viewer)
-        teacher = self.teacher_box.value
+        teacher = self.teacher_on()
+        shared = isinstance(state, SeatState)
+        bot_note = "Watching: every Command stays hidden" if shared else \
+            "A bot's Command stays hidden (the Teacher view shows it)"
         options = TableOptions(
             selected=self.selected[1] if self.selected and self.selected[0] == "hand" else None,
             targets=self.highlights(state) | self._selected_slot(),
             covered=not see_own and viewer in self.cover.people,
             cover_text=self.cover.text(viewer),
-            hidden_note="" if see_own or viewer in self.cover.people else
-            "A bot's Command stays hidden (the Teacher view shows it)",
+            hidden_note="" if see_own or viewer in self.cover.people else bot_note,
             revealed={p: state.hand(p) for p in range(state.num_players) if p != viewer} if teacher else {},
             names=tuple(self.seat_label(p) for p in range(state.num_players)),
             sol_note=self.sol_note(state, viewer),
@@ -282,12 +290,13 @@ class MightyTreesPlay(GameDashboard):
         """Each seat: who plays it, trees, cards in hand, habitats captured."""
         labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
         rows = []
-        view = state.view_for(max(0, state.mover)) if state.habitat_card is not None else None
+        view = state.view_for(max(0, state.mover)) if state.habitat_card is not None else None  # counts only
         for p, kind in enumerate(self.seats):
             now = " ◀" if state.current_player == p else ""
             trees = state.tree_count(p)
             hand = view.hand_sizes[p] if view is not None else 0
-            rows.append(f"<tr><td><b>{escape(self.player_name(p))}</b>{now}</td><td>{escape(labels.get(kind, kind))}"
+            who = self.seat_label(p) if isinstance(state, SeatState) else labels.get(kind, kind)
+            rows.append(f"<tr><td><b>{escape(self.player_name(p))}</b>{now}</td><td>{escape(who)}"
                         f"</td><td>{trees}</td><td>{hand}</td><td>{state.scores()[p]}</td></tr>")
         return ("<table style='border-collapse:collapse;font-size:13px' cellpadding='3'><tr style='color:#555'>"
                 "<th align=left>Player</th><th align=left>Played by</th><th>Trees</th><th>Cards</th>"
@@ -339,30 +348,67 @@ class MightyTreesPlay(GameDashboard):
         """Event log entries: chance steps in the engine's public words (a draw never names its card)."""
         t = self.timeline
         before, after = t.states[index - 1], t.states[index]
+        if isinstance(after, SeatState):
+            return f"{index}. {seat_moment_words(before, after)}"
         if before.current_player == core.CHANCE:
             return f"{index}. {after.last_event}"
         return super().log_label(index)
 
+    # ------------------------------------------------------------ at a shared table (treegames.ui.tables)
+
+    def state_from_view(self, table_view) -> SeatState:
+        """One moment of a shared table as this page's seat sees it (the SharedTable controller asks for it)."""
+        moment = SeatState(self.game, table_view)
+        self.cover = CoverKeeper(() if moment.seat is None else (moment.seat,))  # one person: never covered
+        if self.teacher_box.value:
+            self.teacher_box.value = False
+        return moment
+
+    def _update_save(self, state) -> None:
+        """Save / Open: at a shared table the game is kept by the table (a seat's page holds only its view)."""
+        if not isinstance(state, SeatState):
+            super()._update_save(state)
+            return
+        if self.tabs.selected_index != self.save_tab:
+            return
+        self.save_link.value = ("<i>At a shared table the game is kept by the table itself: this page holds only "
+                                "what your seat may see, so there is no game file to download here.</i>")
+        self.picture_link.value = download_link(self.picture_svg(), f"mighty-trees-table-v{state.version}.svg",
+                                                "Save picture", mime="image/svg+xml", icon="picture")
+
     # ------------------------------------------------------------ whose eyes
 
     def people(self) -> tuple[int, ...]:
-        """The seats played by people."""
+        """The seats played by people at this screen (at a shared table: this page's own seat, if any)."""
+        s = self.state
+        if isinstance(s, SeatState):
+            return () if s.seat is None else (s.seat,)
         return tuple(p for p in range(len(self.seats)) if self.is_person(p))
 
     def seat_label(self, player: int) -> str:
-        """'P1 (you)', 'P2 (bot)', 'P3 (person)' for the table."""
+        """'P1 (you)', 'P2 (bot)', 'P3 (person)' for the table (a shared table: the labels players typed)."""
+        if isinstance(self.state, SeatState) and hasattr(self.controller, "seat_name"):
+            return self.controller.seat_name(player)
         people = self.people()
         if not self.is_person(player):
             return f"P{player + 1} (bot)"
         return f"P{player + 1} (you)" if len(people) == 1 else f"P{player + 1} (person)"
 
     def viewer(self, state) -> int:
-        """The player whose view the table shows now."""
+        """The player whose view the table shows now (a shared table: the seat's own, or PUBLIC)."""
+        if isinstance(state, SeatState):
+            return state.view.player
         return viewer_for(state, self.people(), self.cover.seen_by)
+
+    def teacher_on(self) -> bool:
+        """Whether the Teacher view shows every hand (never at a shared table: the page has only one)."""
+        return self.teacher_box.value and not isinstance(self.state, SeatState)
 
     def can_see_hand(self, state, viewer: int) -> bool:
         """Whether the viewer's Command may be drawn face up now (a person with the cover lifted, or Teacher view)."""
-        if self.teacher_box.value:
+        if isinstance(state, SeatState):
+            return viewer >= 0 and viewer == state.seat
+        if self.teacher_on():
             return True
         if viewer not in self.cover.people:
             return False
@@ -371,7 +417,7 @@ class MightyTreesPlay(GameDashboard):
     def reader(self, state) -> int | None:
         """Whose eyes the engine's words are for: None (every card) in the Teacher view, else the viewer,
         or ``mt.PUBLIC`` (public cards only) while the viewer's hand is covered or belongs to a bot."""
-        if self.teacher_box.value:
+        if self.teacher_on():
             return None
         viewer = self.viewer(state)
         return viewer if self.can_see_hand(state, viewer) else mt.PUBLIC
@@ -496,6 +542,11 @@ class MightyTreesPlay(GameDashboard):
         if t.cursor == 0 or state.habitat_card is None:
             return frozenset()
         before = t.states[t.cursor - 1]
+        if isinstance(state, SeatState):  # the cards that came since this page's last moment at the table
+            if not isinstance(before, SeatState) or viewer != state.seat:
+                return frozenset()
+            old = {c.id for c in before.view.hand}
+            return frozenset(c.id for c in state.view.hand if c.id not in old)
         if before.current_player != core.CHANCE:
             return frozenset()
         old = {c.id for c in before.hand(viewer)}
@@ -525,6 +576,7 @@ class MightyTreesPlay(GameDashboard):
         """The Actions list, the Odds tab and the cover button, for the eyes at the screen."""
         viewer = self.viewer(state)
         sees = self.can_see_hand(state, viewer)
+        self.teacher_box.layout.display = "none" if isinstance(state, SeatState) else None
         self.show_hand_button.layout.display = None if (viewer in self.cover.people and not sees) else "none"
         mover_here = self.is_human_turn() and self.viewer(state) == state.mover and sees
         if mover_here:
@@ -537,9 +589,16 @@ class MightyTreesPlay(GameDashboard):
             self.actions_note.value = "<i>The list shows the legal actions of the person whose turn it is.</i>"
         self.action_button.disabled = not mover_here
         drawing = state.mover if state.mover >= 0 else None
-        show_odds = drawing is not None and (self.teacher_box.value or (
-            drawing in self.cover.people and viewer == drawing and sees))
+        show_odds = drawing is not None and (self.teacher_on() or (
+            drawing in self.people() and viewer == drawing and sees))
         self.odds_panel.show(state, drawing if show_odds else None)
+
+
+def seat_moment_words(before, after: SeatState) -> str:
+    """The table's log sentences between two moments this page saw (this seat's words), newest last."""
+    since = before.version if isinstance(before, SeatState) else -1
+    texts = [e.get("text", "") for e in after.table.log if since < e.get("version", 0) <= after.version]
+    return " · ".join(texts[-3:]) or after.last_event or f"The table at version {after.version}."
 
 
 def _boxes(scene) -> dict:

@@ -459,6 +459,11 @@ HAND_W, HAND_H = 122, 150
 def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
     """The viewer's Command face up, or the hand cover while another person may be looking."""
     w = o.width - 2 * MARGIN
+    if view.player < 0:  # a spectator's public view: no Command at all
+        p.rect(MARGIN, y, w, HAND_H + 24, fill="#E4E4DE", stroke="#9A9A9A", lw=1.0, layer=1)
+        p.text(o.width / 2, y + (HAND_H + 24) / 2, o.hidden_note or "Watching: every Command stays hidden",
+               "italic 12px sans-serif", palette.INK)
+        return y + HAND_H + 30
     title = f"Command of {_name(o, view.player)} ({len(view.hand)} card{'s' if len(view.hand) != 1 else ''})"
     if o.hidden_note:
         p.rect(MARGIN, y, w, HAND_H + 24, fill="#E4E4DE", stroke="#9A9A9A", lw=1.0, layer=1)
@@ -488,13 +493,16 @@ def _command(p: _Paint, view, o: TableOptions, y: float) -> float:
 
 
 def table_scene(view, options: TableOptions | None = None) -> Scene:
-    """The whole card table as seen by ``view.player`` (their Command only; others' as card backs)."""
+    """The whole card table as seen by ``view.player`` (their Command only; others' as card backs).
+
+    A spectator's public view (``player`` is ``mt.PUBLIC``) shows every side with card backs and no Command.
+    """
     o = options or TableOptions()
     p = _Paint()
     y = _habitat(p, view, o, 8.0)
     y = _piles(p, view, o, y)
     n = len(view.hand_sizes)
-    order = [q for q in range(n) if q != view.player] + [view.player]
+    order = [q for q in range(n) if q != view.player] + ([view.player] if view.player >= 0 else [])
     for q in order:
         y = _side(p, view, o, q, y)
     y = _command(p, view, o, y)

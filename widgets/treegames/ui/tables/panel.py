@@ -25,6 +25,15 @@ ALONE = ("<b>Playing with others needs the class server.</b> Here (on Binder, or
 HIDDEN = ("<b>Shared tables for this game are not on this page yet.</b> A shared table must never send one "
           "player's hidden cards to another player's page, and this page still draws from the whole game. Play "
           "against the bots, or take turns at one screen (with the screen turned away while the other plays).")
+"""For a game with hidden cards whose page cannot draw from one seat's view (no ``state_from_view``)."""
+
+SECRET = ("Your cards stay on your screen only: each page at this table is sent its own Command and the cards "
+          "on the table, and only a count of everyone else's.")
+"""Said at a table of a game with hidden cards."""
+
+WATCHING = ("Watching: no Command is sent to this page, only the cards on the table and how many cards each "
+            "player holds.")
+"""Said to a spectator at a table of a game with hidden cards."""
 
 VISITOR = "kernel-" + secrets.token_hex(6)
 """How this kernel names its visitor to the authority (one per kernel: a reload is a new visitor; the server-wide
@@ -52,7 +61,8 @@ class TablePanel(widgets.VBox):
         self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.note.add_class("treegames-tables-note")
         game_type = dashboard.game_type
-        if self.client is None or game_type.has_hidden_information:
+        self.hidden = game_type.has_hidden_information
+        if self.client is None or (self.hidden and not hasattr(dashboard, "state_from_view")):
             super().__init__([widgets.HTML(panel(ALONE if self.client is None else HIDDEN))])
             self.add_class("treegames-tables-panel")
             return
@@ -73,9 +83,11 @@ class TablePanel(widgets.VBox):
         self.watch_button = icon_button("Watch", "forward", tooltip="Follow that table without a seat")
         self.list_button = icon_button("Open tables", "down", tooltip="Tables on this server waiting for players")
         self.open_list = widgets.Select(options=[], rows=4, layout=widgets.Layout(width="100%"))
-        self.leave_button = icon_button("Leave table", "back", tooltip="Stop following this table")
+        self.leave_button = icon_button("Leave table", "back", tooltip="Stop following this table",
+                                        layout=widgets.Layout(width="auto"))
         self.bot_button = icon_button("Put a bot in a gone seat", "step",
-                                      tooltip="The table's creator may let a bot play for a player who left")
+                                      tooltip="The table's creator may let a bot play for a player who left",
+                                      layout=widgets.Layout(width="auto", max_width="100%"))
         self.status = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.status.add_class("treegames-table-status")
         self.table_log = widgets.HTML(layout=widgets.Layout(width="100%"))
@@ -161,7 +173,10 @@ class TablePanel(widgets.VBox):
         self._run_script(link.forget_script())
         self.at_table.layout.display = "none"
         self.lobby.layout.display = None
-        self.dashboard.refresh()
+        d = self.dashboard
+        if self.hidden:  # the page held only this seat's moments: back to a game of its own
+            d.new_game(seed=d.form.seed_box.value, seats=d.form.seats(), **d.form.values())
+        d.refresh()
         self._say("You left the table. Your seat is kept: join with the code again to come back.")
 
     def replace_gone(self) -> None:
@@ -191,7 +206,8 @@ class TablePanel(widgets.VBox):
         except ValueError as err:  # a TableError: the authority's own sentence
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.attach(ticket, view)
-        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}")
+        secret = f" {escape(SECRET if view.seat is not None else WATCHING)}" if self.hidden else ""
+        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{secret}")
         return True
 
     def attach(self, ticket, view) -> SharedTable:
@@ -211,6 +227,7 @@ class TablePanel(widgets.VBox):
         self._run_script(link.seat_script(view.code, ticket.token if view.seat is not None else None))
         self.lobby.layout.display = "none"
         self.at_table.layout.display = None
+        self.bot_button.layout.display = None if view.seat is not None else "none"  # a spectator holds no seat
         self.show_view(view)
         return self.table
 

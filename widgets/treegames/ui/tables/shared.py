@@ -6,6 +6,11 @@ dashboard.py). Only the authority changes the game: a click is sent as ``client.
 notation)`` and the page shows what the authority answers (or its refusal, in its own words). A thread
 long-polls ``client.wait`` and hands each new view to the kernel's event loop, where the timeline grows
 by the new states (the state-changed signal redraws the board): no refresh button.
+
+A game with hidden cards (Mighty Trees) has no ``saved`` game in its views: the page's kernel must never
+hold another seat's Command. There the dashboard's ``state_from_view(view)`` turns each view into one
+moment as this seat sees it, and the timeline grows by one such moment per version the page saw (Back
+and Forward browse those; the table's log has every action's sentence).
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ class SharedTable:
         self.on_leave = on_leave
         self.view = None
         self.redraws = 0
+        self._moments = False  # True once the timeline holds this table's seat moments (hidden cards)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._loop = _running_loop()
@@ -138,6 +144,9 @@ class SharedTable:
         """Extend the timeline with the table's new actions, keeping the moment on screen if browsing back."""
         d = self.dashboard
         if view.saved is None:
+            make = getattr(d, "state_from_view", None)
+            if make is not None and view.player_view is not None:
+                self._add_moment(make(view))
             return
         wanted = history_of(view.saved)
         t = d.timeline
@@ -160,6 +169,21 @@ class SharedTable:
         else:
             t.states = states
             d.refresh()
+
+    def _add_moment(self, moment) -> None:
+        """Hidden cards: the seat's moment becomes the newest state (the first one replaces the page's game)."""
+        t = self.dashboard.timeline
+        if not self._moments:
+            self._moments = True
+            t.replace([moment])
+            return
+        if moment.version <= getattr(t.latest, "version", -1):
+            return
+        if t.is_at_latest():
+            t.push(moment)
+        else:
+            t.states.append(moment)
+            self.dashboard.refresh()
 
     def _catch_up(self) -> None:
         """After a refusal: fetch the newest view (the table may have moved on)."""

@@ -56,6 +56,19 @@ def turn_words(view) -> str:
     return f"{seat_words(view, view.current_player)} to move"
 
 
+NARROW_CSS = (
+    "<style>.treegames-teacher-tables td.tg-code{white-space:nowrap}"
+    "@media (max-width:600px){.treegames-teacher-tables,.treegames-teacher-tables tbody,"
+    ".treegames-teacher-tables tr,.treegames-teacher-tables td{display:block;width:100%;box-sizing:border-box}"
+    ".treegames-teacher-tables tr.tg-head{display:none}"
+    ".treegames-teacher-tables tr{border-top:1px solid #C8C8C0;padding:6px 0}"
+    ".treegames-teacher-tables td{padding:1px 0!important}"
+    ".treegames-teacher-tables td::before{content:attr(data-label) ': ';color:#555}}</style>")
+"""On a phone each table is a short block of labelled lines instead of a row wider than the screen."""
+
+COLUMNS = ("Code", "Game", "Label", "Now", "Waited", "Away", "Actions")
+
+
 def overview_html(views: list) -> str:
     """Every table as one row: code, game, label, status, whose turn or result, waited, seats away."""
     if not views:
@@ -64,13 +77,13 @@ def overview_html(views: list) -> str:
     for v in views:
         away = [seat_words(v, i) for i, s in enumerate(v.seats)
                 if s.get("kind") == "person" and s.get("taken") and not s.get("connected")]
-        rows.append(f"<tr><td><b>{escape(v.code)}</b></td><td>{escape(v.game)}</td><td>{escape(v.label)}</td>"
-                    f"<td>{escape(turn_words(v))}</td><td>{escape(waited_words(v.updated_ago))}</td>"
-                    f"<td>{escape(', '.join(away)) or '-'}</td><td>{len(v.log)}</td></tr>")
-    return ("<table class='treegames-teacher-tables' style='border-collapse:collapse;font-size:13px' cellpadding='3'>"
-            "<tr style='color:#555'><th align=left>Code</th><th align=left>Game</th><th align=left>Label</th>"
-            "<th align=left>Now</th><th align=left>Waited</th><th align=left>Away</th><th>Actions</th></tr>"
-            + "".join(rows) + "</table>")
+        cells = (f"<b>{escape(v.code)}</b>", escape(v.game), escape(v.label), escape(turn_words(v)),
+                 escape(waited_words(v.updated_ago)), escape(", ".join(away)) or "-", str(len(v.log)))
+        rows.append("<tr>" + "".join(f"<td data-label='{name}'{' class=tg-code' if name == 'Code' else ''}>{cell}</td>"
+                                     for name, cell in zip(COLUMNS, cells, strict=True)) + "</tr>")
+    head = "".join(f"<th align={'left' if name != 'Actions' else 'center'}>{name}</th>" for name in COLUMNS)
+    return (NARROW_CSS + "<table class='treegames-teacher-tables' style='border-collapse:collapse;font-size:13px' "
+            f"cellpadding='3'><tr class='tg-head' style='color:#555'>{head}</tr>" + "".join(rows) + "</table>")
 
 
 class TeacherOverview(widgets.VBox):
