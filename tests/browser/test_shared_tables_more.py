@@ -8,8 +8,8 @@
   itself; its frames carry no Command at all.
 * The teacher overview at 420 px lists the live tables and follows a move without a press.
 
-The fixture is the one of test_shared_tables.py (kernels share one SQLite store through
-``TREEGAMES_TABLES_STORE``); switching both to the class server's own authority is the same one-line change.
+The fixture is the one of test_shared_tables.py: the class server runs the authority in its own process
+(its SQLite file in a fresh data folder); the kernels call it over loopback; the test reads that file.
 """
 
 from __future__ import annotations
@@ -39,12 +39,11 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """A class server whose kernels share one SQLite table store; (server, authority for reading)."""
+    """The class server with the tables mounted, its store in a fresh data folder; (server, authority for reading)."""
     folder = tmp_path_factory.mktemp("tables")
-    url = f"sqlite:///{folder}/tables.sqlite3"
-    env = {**os.environ, "TREEGAMES_TABLES_STORE": url, "TREEGAMES_DATA_DIR": str(folder)}
-    server = harness.start_class_server(preheat=False, env=env)
-    store = open_store(url)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": str(folder)})
+    store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
     try:
         yield server, Authority(store)
     finally:

@@ -134,6 +134,34 @@ def test_views_hide_other_hands(spec):
         assert view.draw_size == state.draw_size and not hasattr(view, "draw")
 
 
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_a_view_with_the_true_hidden_cards_rebuilds_the_state(spec):
+    states = random_game(*spec)
+    for state in (states[len(states) // 3], states[-1]):
+        for p in range(state.num_players):
+            view = state.view_for(p)
+            full = type(state).from_view(state.game, view, hands=state.hands, draw=state.draw,
+                                         habitats_used=state.habitats_used)
+            assert full.view_for(p) == view
+            if state.current_player == p:  # the viewer's own moves, legal and worded, as in the real state
+                assert full.legal_actions() == state.legal_actions()
+                assert [full.describe(a) for a in full.legal_actions()] == \
+                    [state.describe(a) for a in state.legal_actions()]
+            alone = type(state).from_view(state.game, view)  # what the viewer knows, nothing more
+            assert alone.hand(p) == state.hand(p) and alone.draw_size == 0
+            assert all(len(alone.hand(q)) == 0 for q in range(state.num_players) if q != p)
+
+
+def test_a_view_refuses_commands_that_do_not_fit_it():
+    state = random_game(3, 5, {})[40]
+    view = state.view_for(0)
+    with pytest.raises(ValueError, match="Commands given do not fit"):
+        type(state).from_view(state.game, view, hands=(0, 0, 0) if state.hands[0] else (1, 0, 0))
+    with pytest.raises(ValueError, match="does not fit a 4-player game"):
+        type(state).from_view(new_game(4), view)
+
+
 @pytest.mark.parametrize(
     "text",
     [

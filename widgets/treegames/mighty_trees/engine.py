@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -339,6 +339,45 @@ class MightyTreesState(core.FrozenState):
         s.last_event = "A new game: the habitat card is drawn first."
         s._strike, s.litter_top_id = None, -1
         s._legal = s._cond = s._picked = None
+        s.__class__ = cls
+        return s
+
+    @classmethod
+    def from_view(cls, game: MightyTreesGame, view: PlayerView, hands: Sequence[int] | None = None,
+                  draw: Sequence[int] = (), habitats_used: int | None = None) -> MightyTreesState:
+        """A state holding what ``view`` shows, and for what it hides only what the caller supplies.
+
+        ``hands`` gives every Command as a bitmask (the viewer's own must be the one the view shows); left
+        out, every other Command is empty. ``draw`` is the draw pile's card ids (empty by default: the viewer
+        knows only its size). ``habitats_used`` defaults to the habitat in play. Such a state answers the
+        viewer's own questions (legal moves, their words, why not); with hidden cards filled in it is a
+        world a searching player may imagine. Raises ``ValueError`` if the view does not fit the game.
+        """
+        n = game.num_players
+        if len(view.hand_sizes) != n or not 0 <= view.player < n:
+            raise ValueError(f"a {len(view.hand_sizes)}-player view does not fit a {n}-player game")
+        own = sum(1 << c.id for c in view.hand)
+        if hands is None:
+            hands = tuple(own if p == view.player else 0 for p in range(n))
+        if len(hands) != n or hands[view.player] != own:
+            raise ValueError("the Commands given do not fit the view (the viewer's own Command is shown)")
+        s = cls._blank(game)
+        s.habitat = view.habitat.id if view.habitat is not None else -1
+        s.habitats_used = habitats_used if habitats_used is not None else (
+            1 << s.habitat if s.habitat >= 0 else 0)
+        s.captured = tuple(int(c) for c in view.captured)
+        s.trends = tuple(c.id for c in view.trends)
+        s.draw = tuple(sorted(draw))
+        s.litter = sum(1 << c.id for c in view.litter)
+        s.hands = tuple(hands)
+        s.under = tuple(-1 if c is None else c.id for p in range(n) for c in view.understory[p])
+        s.canopy_slots = tuple(-1 if c is None else c.id for p in range(n) for c in view.canopy[p])
+        s.weather_items = tuple((c.id, int(owner), int(rounds)) for c, owner, rounds in view.weather)
+        s.phase, s.mover, s.sols, s.spent, s.turn = view.phase, view.mover, view.sols, view.spent, view.turn
+        s.dealt, s.winner = 0, (view.winners[0] if view.winners else -1)
+        s.last_event = view.last_event
+        s.litter_top_id = view.litter_top.id if view.litter_top is not None else -1
+        s._strike = s._legal = s._cond = s._picked = None
         s.__class__ = cls
         return s
 

@@ -39,30 +39,7 @@ def knowledge_state(game, view) -> mt.MightyTreesState:
     Only for asking the engine about the viewer's own Battle Phase moves (legal, describe, why_not):
     every other Command is empty and the draw pile is empty, since the seat knows neither.
     """
-    n = game.num_players
-    if len(view.hand_sizes) != n:
-        raise ValueError(f"a {len(view.hand_sizes)}-player view does not fit a {n}-player game")
-    s = mt.MightyTreesState._blank(game)
-    habitat = view.habitat.id if view.habitat is not None else -1
-    s.habitat = habitat
-    s.habitats_used = 1 << habitat if habitat >= 0 else 0
-    s.captured = tuple(int(c) for c in view.captured)
-    s.trends = tuple(c.id for c in view.trends)
-    s.draw = ()
-    s.litter = sum(1 << c.id for c in view.litter)
-    own = sum(1 << c.id for c in view.hand)
-    s.hands = tuple(own if p == view.player else 0 for p in range(n))
-    s.under = tuple(i for p in range(n) for i in _ids(view.understory[p]))
-    s.canopy_slots = tuple(i for p in range(n) for i in _ids(view.canopy[p]))
-    s.weather_items = tuple((c.id, int(owner), int(rounds)) for c, owner, rounds in view.weather)
-    s.phase, s.mover, s.sols, s.spent, s.turn = view.phase, view.mover, view.sols, view.spent, view.turn
-    s.dealt = 0
-    s.winner = view.winners[0] if view.winners else -1
-    s.last_event = view.last_event
-    s.litter_top_id = view.litter_top.id if view.litter_top is not None else -1
-    s._strike = s._legal = s._cond = s._picked = None
-    s.__class__ = mt.MightyTreesState
-    return s
+    return mt.MightyTreesState.from_view(game, view)
 
 
 class SeatState:
