@@ -42,17 +42,18 @@ def new_game(name: str, players: int) -> core.Game:
     return game_type.new_game(**({"players": players} if len(game_type.players) > 1 else {}))
 
 
-def matchups(players: int, levels: tuple[str, ...] = LEVELS) -> list[tuple[str, ...]]:
-    """The line-ups of the ladder: each level v greedy, then each level v the one below."""
+def matchups(players: int, levels: tuple[str, ...] = LEVELS, greedy_only: bool = False) -> list[tuple[str, ...]]:
+    """The line-ups of the ladder: each level v greedy, then (unless ``greedy_only``) each level v the one below."""
     ups = [(level, *("greedy",) * (players - 1)) for level in levels]
-    for low, high in zip(levels, levels[1:], strict=False):
+    for low, high in zip(levels, levels[1:] if not greedy_only else (), strict=False):
         ups.append((high, *(low,) * (players - 1)))
     return ups
 
 
-def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str, ...] = LEVELS) -> None:
+def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str, ...] = LEVELS,
+           greedy_only: bool = False) -> None:
     """Play and print one game's ladder."""
-    for bots in matchups(players, levels):
+    for bots in matchups(players, levels, greedy_only):
         spec = TournamentSpec(name, bots, games, seed=2026)
         start = time.perf_counter()
         results = TournamentRun(spec, workers=workers).run()
@@ -86,12 +87,13 @@ def time_per_move(name: str, players: int, count: int) -> None:
     """Print coach-medium's wall seconds per decision (mean and slowest)."""
     bot = CoachMedium(random.Random(1))
     times = []
-    for state in positions(name, players, count):
+    states = positions(name, players, count)
+    for state in states:
         start = time.perf_counter()
         bot.choose(state)
         times.append(time.perf_counter() - start)
     print(f"time coach-medium {name} {players}p: mean {statistics.mean(times):.2f} s, "
-          f"slowest {max(times):.2f} s per move over {len(times)} positions ({bot.iterations} playouts; aim <= 2 s)",
+          f"slowest {max(times):.2f} s per move over {len(times)} positions ({bot.budget(states[0])} playouts; aim <= 2 s)",
           flush=True)
 
 
@@ -139,13 +141,15 @@ def main() -> None:
     parser.add_argument("--skip-timing", action="store_true", help="the ladder only")
     parser.add_argument("--rollout-games", type=int, default=None, help="games of the equal-time rollout match")
     parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated coach levels for the ladder")
+    parser.add_argument("--greedy-only", action="store_true", help="the ladder's match-ups against GreedyBot only")
+    parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
     args = parser.parse_args()
     games = args.games or (6 if args.quick else 200)
     rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
     levels = tuple(args.levels.split(","))
     print(f"coach load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (timings are noisy)")
-    chosen = [(g, p) for g, p in LADDER if not args.only or g in args.only]
+    chosen = [(g, p) for g, p in LADDER if (not args.only or g in args.only) and (not args.players or p in args.players)]
     for name, players in chosen if not args.skip_timing else ():
         time_per_move(name, players, 6 if args.quick else 20)
     for name, players in chosen if not args.skip_timing else ():
@@ -156,7 +160,7 @@ def main() -> None:
             equal_time_match(name, players, rates, 0.25, rollout_games)
     if not args.skip_ladder:
         for name, players in chosen:
-            ladder(name, players, games, args.workers, levels)
+            ladder(name, players, games, args.workers, levels, args.greedy_only)
     print(f"coach load average after: {os.getloadavg()[0]:.2f}")
 
 

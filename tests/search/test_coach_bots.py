@@ -8,7 +8,7 @@ import pytest
 
 from treegames import core
 from treegames.lab import TournamentSpec, run_tournament
-from treegames.search import COACH_BOTS, LEVEL_ITERATIONS, CoachBot, Level
+from treegames.search import COACH_BOTS, GAME_SCALE, LEVEL_ITERATIONS, CoachBot, Level, iterations_for
 
 
 def test_every_game_offers_the_coach_at_three_budgets_that_grow():
@@ -17,7 +17,16 @@ def test_every_game_offers_the_coach_at_three_budgets_that_grow():
             assert game_type.bots[name] is bot
     sizes = [LEVEL_ITERATIONS[level] for level in Level]
     assert sizes == sorted(sizes) and len(set(sizes)) == 3
-    assert [COACH_BOTS[f"coach-{level}"](random.Random(1)).iterations for level in Level] == sizes
+    state = core.games()["aspens"].new_game().new_initial_state()
+    assert [COACH_BOTS[f"coach-{level}"](random.Random(1)).budget(state) for level in Level] == sizes
+
+
+def test_a_game_with_quicker_playouts_gets_a_proportionally_bigger_budget():
+    bosk = core.games()["bosk"].new_game(players=2).new_initial_state()
+    assert GAME_SCALE[("bosk", 2)] > 1
+    assert COACH_BOTS["coach-medium"](random.Random(1)).budget(bosk) == iterations_for(Level.MEDIUM, "bosk", 2)
+    assert iterations_for(Level.MEDIUM, "bosk", 2) == LEVEL_ITERATIONS[Level.MEDIUM] * GAME_SCALE[("bosk", 2)]
+    assert CoachBot(random.Random(1), iterations=7).budget(bosk) == 7
 
 
 @pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2), ("bosk", 3), ("mighty_trees", 2)])

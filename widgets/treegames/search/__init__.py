@@ -8,12 +8,22 @@
 Imports go worlds <- mcts <- bots; the game packages import :mod:`.bots` to list the coach.
 """
 
-from .bots import COACH_BOTS, LEVEL_ITERATIONS, CoachBot, CoachEasy, CoachHard, CoachMedium, Level
+from .bots import (
+    COACH_BOTS,
+    GAME_SCALE,
+    LEVEL_ITERATIONS,
+    CoachBot,
+    CoachEasy,
+    CoachHard,
+    CoachMedium,
+    Level,
+    iterations_for,
+)
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
 from .worlds import HiddenInformationError, WorldSampler
 
 __all__ = [
-    "COACH_BOTS", "LEVEL_ITERATIONS", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "COACH_BOTS", "GAME_SCALE", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError",
     "HiddenInformationError", "WorldSampler",
 ]

@@ -2,9 +2,11 @@
 
 The budgets count playouts, not seconds, so a coach's moves depend only on its
 seed: tournaments in the lab replay exactly whichever worker plays them.  A game
-with a single legal move is answered at once.  The levels' budgets are set so
-that coach-medium answers in well under two seconds on a 2-core machine
-(``benchmarks/bench_coach.py`` measures it).
+with a single legal move is answered at once.  Each level has a base budget
+(:data:`LEVEL_ITERATIONS`), multiplied per game by :data:`GAME_SCALE` where
+random playouts are much quicker than in Aspens (two-player Bosk games are short),
+so that coach-medium answers in about a second or less on a 2-core machine in
+every game (``benchmarks/bench_coach.py`` measures it).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from .. import core
 from .mcts import Budget, Rollout, Search
 
-__all__ = ["Level", "LEVEL_ITERATIONS", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
+__all__ = ["Level", "LEVEL_ITERATIONS", "GAME_SCALE", "iterations_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
 
 
 class Level(StrEnum):
@@ -28,23 +30,37 @@ class Level(StrEnum):
 
 
 LEVEL_ITERATIONS = {Level.EASY: 25, Level.MEDIUM: 200, Level.HARD: 800}
-"""Playouts per move at each level."""
+"""Playouts per move at each level (Aspens and Mighty Trees; see GAME_SCALE)."""
+
+GAME_SCALE = {("bosk", 2): 5, ("bosk", 3): 2, ("bosk", 4): 2}
+"""(game, players) -> budget multiplier, from measured playout speed (Bosk 2p: about 2,000 random playouts/s)."""
+
+
+def iterations_for(level: Level, game: str, players: int) -> int:
+    """Playouts per move for ``level`` in ``game`` with ``players`` seats."""
+    return LEVEL_ITERATIONS[level] * GAME_SCALE.get((game, players), 1)
 
 
 class CoachBot:
-    """Chooses by Monte Carlo tree search with random playouts; ``iterations`` per move (default: the level's)."""
+    """Chooses by Monte Carlo tree search with random playouts; ``iterations`` per move (default: the level's for the game)."""
 
     level = Level.MEDIUM
 
     def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
                  rollout: Rollout | str = Rollout.RANDOM):
         self.rng = rng if rng is not None else random.Random(0)
-        self.iterations = LEVEL_ITERATIONS[self.level] if iterations is None else iterations
+        self.iterations = iterations  # None: the level's budget for the game being played
         self.rollout = Rollout(rollout)
         self.last_search: Search | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"
+
+    def budget(self, state: Any) -> int:
+        """Playouts per move in the game of ``state``."""
+        if self.iterations is not None:
+            return self.iterations
+        return iterations_for(self.level, state.game.name, state.num_players)
 
     def choose(self, state: Any) -> Any:
         """The move with the most playouts after this bot's budget (a chance node: an exact draw)."""
@@ -54,7 +70,7 @@ class CoachBot:
         if len(legal) == 1:
             return legal[0]
         search = Search(state, self.rng, rollout=self.rollout)
-        search.think(Budget(iterations=self.iterations))
+        search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
         return search.best()
 
