@@ -103,6 +103,7 @@ def test_a_second_press_while_thinking_is_refused_and_cancel_keeps_what_was_foun
     assert panel.wait(30)
     assert panel.status is HintState.SHOWN and "(cancelled)" in panel.words.value
     assert panel.search.iterations < 1_000_000 and panel.cancel_button.disabled
+    assert not panel._thread.is_alive()  # cancelling leaves no thinking thread behind
 
 
 def test_a_new_position_cancels_the_search_and_clears_its_estimates(monkeypatch):
