@@ -81,7 +81,7 @@ def agreement(name: str, players: int, states: list, seconds: float, ours_rate: 
         theirs = spiel_bot(game, int(their_rate * seconds), i).step(spiel)
         same += str(search.best()) == spiel.action_to_string(spiel.current_player(), theirs)
     print(f"peer {name} {players}p: the same move in {same} of {len(states)} positions at {seconds:.2f} s each "
-          f"({int(ours_rate * seconds)} of our playouts v {int(their_rate * seconds)} OpenSpiel simulations)",
+          f"({max(2, int(ours_rate * seconds))} of our playouts v {max(2, int(their_rate * seconds))} OpenSpiel simulations)",
           flush=True)
 
 
