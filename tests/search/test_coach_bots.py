@@ -8,7 +8,17 @@ import pytest
 
 from treegames import core
 from treegames.lab import TournamentSpec, run_tournament
-from treegames.search import COACH_BOTS, GAME_SCALE, LEVEL_ITERATIONS, CoachBot, Level, iterations_for
+from treegames.search import (
+    COACH_BOTS,
+    GAME_ROLLOUT,
+    GAME_SCALE,
+    LEVEL_ITERATIONS,
+    CoachBot,
+    Level,
+    Rollout,
+    iterations_for,
+    rollout_for,
+)
 
 
 def test_every_game_offers_the_coach_at_three_budgets_that_grow():
@@ -27,6 +37,18 @@ def test_a_game_with_quicker_playouts_gets_a_proportionally_bigger_budget():
     assert COACH_BOTS["coach-medium"](random.Random(1)).budget(bosk) == iterations_for(Level.MEDIUM, "bosk", 2)
     assert iterations_for(Level.MEDIUM, "bosk", 2) == LEVEL_ITERATIONS[Level.MEDIUM] * GAME_SCALE[("bosk", 2)]
     assert CoachBot(random.Random(1), iterations=7).budget(bosk) == 7
+
+
+def test_the_coach_plays_out_greedily_only_where_that_is_its_games_choice():
+    assert rollout_for("mighty_trees") is Rollout.GREEDY and GAME_ROLLOUT == {"mighty_trees": Rollout.GREEDY}
+    assert rollout_for("aspens") is rollout_for("bosk") is Rollout.RANDOM
+    game = core.games()["mighty_trees"].new_game()
+    bot = CoachBot(random.Random(1), iterations=3)
+    core.play(game, [bot, core.RandomBot(random.Random(2))], random.Random(3))
+    assert bot.last_search.rollout is Rollout.GREEDY
+    forced = CoachBot(random.Random(1), iterations=3, rollout="random")
+    core.play(game, [forced, core.RandomBot(random.Random(2))], random.Random(3))
+    assert forced.last_search.rollout is Rollout.RANDOM
 
 
 @pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2), ("bosk", 3), ("mighty_trees", 2)])

@@ -10,6 +10,7 @@ Imports go worlds <- mcts <- bots; the game packages import :mod:`.bots` to list
 
 from .bots import (
     COACH_BOTS,
+    GAME_ROLLOUT,
     GAME_SCALE,
     LEVEL_ITERATIONS,
     CoachBot,
@@ -18,12 +19,13 @@ from .bots import (
     CoachMedium,
     Level,
     iterations_for,
+    rollout_for,
 )
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
 from .worlds import HiddenInformationError, WorldSampler
 
 __all__ = [
-    "COACH_BOTS", "GAME_SCALE", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError",
     "HiddenInformationError", "WorldSampler",
 ]

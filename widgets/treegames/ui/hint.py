@@ -27,7 +27,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import core
-from ..search import Budget, MoveStats, Progress, Search
+from ..search import Budget, MoveStats, Progress, Search, rollout_for
 from . import palette, safety
 from .scene import Polygons, Scene, as_points
 from .text import escape, plural
@@ -122,7 +122,8 @@ class HintPanel(widgets.VBox):
             if self.search is not None and self.searched is state:
                 self._show()
                 return True
-            self.search = Search(state, random.Random(f"hint/{len(state.history)}"))
+            self.search = Search(state, random.Random(f"hint/{len(state.history)}"),
+                                 rollout=rollout_for(state.game.name))
             self.searched = state
             self.choice_place = None
             return self._start(HINT_BUDGET)
