@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import treegames
 from treegames import core
+from treegames.search import CoachBot
 
 GAMES = [
     ("aspens", {}),
@@ -231,7 +232,9 @@ def test_games_lists_every_game_type_by_name():
         assert isinstance(game_type, core.GameType) and game_type.name == name
         assert module.GAME_TYPE is game_type and module.__name__ == f"treegames.{name}"
         assert game_type.title and game_type.players and all(type(n) is int for n in game_type.players)
-        assert set(game_type.bots) == {"greedy", "random"} and game_type.bots["random"] is core.RandomBot
+        assert set(game_type.bots) == {"greedy", "random", "coach-easy", "coach-medium", "coach-hard"}
+        assert game_type.bots["random"] is core.RandomBot
+        assert all(issubclass(game_type.bots[f"coach-{level}"], CoachBot) for level in ("easy", "medium", "hard"))
         assert module.GreedyBot is game_type.bots["greedy"]
         game = module.new_game()
         assert game.game_type is game_type and game.num_players == min(game_type.players)

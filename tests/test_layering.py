@@ -9,7 +9,8 @@ import sys
 import pytest
 
 UI_MODULES = ("ipywidgets", "ipycanvas", "IPython")
-ENGINES = ["treegames.core", "treegames.aspens", "treegames.bosk", "treegames.mighty_trees"]
+ENGINES = ["treegames.core", "treegames.aspens", "treegames.bosk", "treegames.mighty_trees", "treegames.search",
+           "treegames.lab"]
 
 
 @pytest.mark.parametrize("module", ENGINES)

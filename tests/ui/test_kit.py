@@ -154,7 +154,8 @@ def test_the_new_game_form_has_one_control_per_option_of_the_schema():
         box = w.form.option_boxes[option.name]
         assert box.value == option.default and option.meaning == box.tooltip
     assert [b.description for b in w.form.seat_boxes] == ["Aspen", "Pine"]
-    assert [label for label, _ in w.form.seat_boxes[0].options] == ["Person", "Bot (greedy)", "Bot (random)"]
+    assert [label for label, _ in w.form.seat_boxes[0].options] == [
+        "Person", "Bot (greedy)", "Bot (random)", "Bot (coach-easy)", "Bot (coach-medium)", "Bot (coach-hard)"]
 
 
 def test_a_players_option_shows_one_seat_per_player():

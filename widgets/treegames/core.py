@@ -33,8 +33,9 @@ Game types and options
 :class:`GameType` holds ``name``, ``title``, ``players`` (allowed counts),
 ``has_chance``, ``has_hidden_information``, ``options`` (a tuple of
 :class:`Option`, with ``"players"`` among them when more than one count is
-allowed) and ``bots`` (``{"greedy": GreedyBot, "random": RandomBot}``, each
-called as ``Bot(rng)``).  An :class:`Option` has ``name``, ``values`` (the
+allowed) and ``bots`` (``{"greedy": GreedyBot, "random": RandomBot}`` and the
+coach, ``"coach-easy"``/``"coach-medium"``/``"coach-hard"`` from
+:mod:`treegames.search`; each called as ``Bot(rng)``).  An :class:`Option` has ``name``, ``values`` (the
 closed list of allowed values in display order; a ``range`` for a whole-number
 option such as ``max_turns``, which a form shows as a number box), ``default``
 and ``meaning`` (one line for a form's label).  ``GameType.defaults()`` and
@@ -318,7 +319,7 @@ class GameType:
     options: tuple[Option, ...]
     """The option schema; includes ``"players"`` when more than one count is allowed."""
     bots: dict[str, Callable] = field(compare=False)
-    """``{"greedy": GreedyBot, "random": RandomBot}``; each is called as ``Bot(rng)``."""
+    """``{"greedy": GreedyBot, "random": RandomBot, "coach-easy": ..., ...}``; each is called as ``Bot(rng)``."""
 
     def defaults(self) -> dict[str, Any]:
         """Option name -> default, in schema order."""

@@ -91,6 +91,7 @@ follows.  Each choice lives in one place, as data or a named option.
 """
 
 from ..core import GameType, RandomBot
+from ..search.bots import COACH_BOTS
 from .actions import NOTATION_HELP, Action, Kind, NotationError, Phase, TurnEnd, parse_action
 from .bots import GreedyBot
 from .data import (
@@ -134,7 +135,7 @@ GAME_TYPE = GameType(
     has_chance=True,
     has_hidden_information=False,
     options=OPTIONS,
-    bots={"greedy": GreedyBot, "random": RandomBot},
+    bots={"greedy": GreedyBot, "random": RandomBot, **COACH_BOTS},
 )
 """What Bosk is: 2-4 players, one chance node (the start player), nothing hidden, its options."""
 

@@ -41,6 +41,7 @@ from .. import core
 from . import access, keyboard, palette, safety
 from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
+from .hint import HintPanel
 from .saving import download_link, states_from_saved, uploaded_text
 from .scene import Polygons, Scene, as_points
 from .styles import icon_button, icon_toggle, set_icon, stylesheet
@@ -54,7 +55,7 @@ GAME_OVER = "The game is over. Start a new game from the New game tab."
 
 KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
              "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
-             "A Auto-play or Pause.")
+             "A Auto-play or Pause, H Hint (again: Think longer).")
 """How to play the board by keyboard, shown under the board (ipycanvas' view breaks on a canvas tooltip)."""
 
 
@@ -102,7 +103,7 @@ class GameDashboard(widgets.VBox):
         self.board_view.on_key(self.key)
         self._build(seed, seats, options or {}, answer, speed)
         self.parts = [self._redraw_board, self._show_words, self._update_buttons, self._update_log,
-                      self._update_save, self._update_access, *self.extra_parts()]
+                      self._update_save, self._update_access, self.hint_panel.follow, *self.extra_parts()]
         self.new_game(seed=seed, seats=seats, **(options or {}))
         self.tables_tab.children = [self.tables_panel()]  # shared tables
         super().__init__([self.skip_link, self.title, self.main_row, self.words, stylesheet()])
@@ -318,7 +319,9 @@ class GameDashboard(widgets.VBox):
             self.tabs.set_title(index, name)
         self.save_tab = len(pages) - 1
         safety.observe(self.tabs, self._on_tab, names="selected_index", report=report)
-        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, auto, self.message, self.explanation,
+        self.hint_panel = HintPanel(self)  # the coach's Hint (ui/hint.py)
+        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, auto, self.hint_panel, self.message,
+                                   self.explanation,
                                    self.tabs])
         self.right.add_class("treegames-side")
         self.main_row = widgets.HBox([self.left, self.right])
@@ -572,6 +575,8 @@ class GameDashboard(widgets.VBox):
             self.auto_button.value = not self.auto_button.value
         elif command == "new_game_tab":
             self.tabs.selected_index = 1
+        elif command == "hint":
+            self.hint_panel.press_key()
         else:
             button = getattr(self, f"{command}_button")
             if not button.disabled:
@@ -616,6 +621,7 @@ class GameDashboard(widgets.VBox):
     def _board_picture(self) -> Scene:
         """The game's board scene plus the keyboard cursor."""
         scene = self.board_scene(self.state)
+        self.hint_panel.decorate(scene, self.state)
         if self.cursor is not None:
             shape = as_points([self.cursor_shape(self.cursor)])
             scene.add(Polygons(shape, None, stroke="#FFFFFF", line_width=6.0, tags=(("cursor", self.cursor),)))

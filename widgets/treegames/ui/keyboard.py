@@ -22,6 +22,7 @@ SHORTCUTS: dict[str, str] = {
     "a": "auto",
     "p": "auto",
     "n": "new_game_tab",
+    "h": "hint",
 }
 """Letter keys on the focused board -> dashboard commands (shown in the buttons' tooltips)."""
 

@@ -1,0 +1,168 @@
+"""Coach benchmark: a strength ladder per game, coach-medium's time per move, random v greedy playouts.
+
+Run as ``python benchmarks/bench_coach.py`` (hours at the default 200 games per
+match-up: the coach plays hundreds of playouts per move) or with ``--quick`` (a
+few games per match-up, minutes), or choose ``--games N`` and ``--only GAME``.
+
+* **Ladder** -- per game (2 players; Bosk also 4): each coach level against
+  GreedyBot, and each level against the one below, over seat-rotated lab
+  tournaments (:class:`treegames.lab.TournamentSpec`, so 200 games or more are
+  played by the lab's worker processes).  Each line gives the first bot's wins,
+  ties and losses and its win share with the 95% Wilson interval; at 4 players the
+  fair share is 25%.
+* **Time per move** -- coach-medium's wall time per decision over positions from
+  GreedyBot games (mean and slowest), against the aim of at most 2 s.
+* **Rollouts** -- playouts per second with random and with greedy playouts from
+  the same positions, and a short match at equal thinking time per move.
+
+The machine's load average is printed: on a shared 2-core machine the timings are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+
+from treegames import core
+from treegames.lab import TournamentRun, TournamentSpec, default_workers, wilson_interval
+from treegames.search import Budget, CoachBot, CoachMedium, Rollout, Search
+
+LADDER = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
+"""The games and player counts of the ladder."""
+
+LEVELS = ("coach-easy", "coach-medium", "coach-hard")
+
+
+def new_game(name: str, players: int) -> core.Game:
+    """A game with ``players`` seats."""
+    game_type = core.games()[name]
+    return game_type.new_game(**({"players": players} if len(game_type.players) > 1 else {}))
+
+
+def matchups(players: int, levels: tuple[str, ...] = LEVELS, greedy_only: bool = False) -> list[tuple[str, ...]]:
+    """The line-ups of the ladder: each level v greedy, then (unless ``greedy_only``) each level v the one below."""
+    ups = [(level, *("greedy",) * (players - 1)) for level in levels]
+    for low, high in zip(levels, levels[1:] if not greedy_only else (), strict=False):
+        ups.append((high, *(low,) * (players - 1)))
+    return ups
+
+
+def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str, ...] = LEVELS,
+           greedy_only: bool = False) -> None:
+    """Play and print one game's ladder."""
+    for bots in matchups(players, levels, greedy_only):
+        spec = TournamentSpec(name, bots, games, seed=2026)
+        start = time.perf_counter()
+        results = TournamentRun(spec, workers=workers).run()
+        tally = results.by_bot[bots[0]]
+        low, high = wilson_interval(tally.wins, tally.games)
+        print(f"ladder {name} {players}p {bots[0]} v {bots[1]}: {tally.wins}-{tally.ties}-{tally.losses} "
+              f"(W-T-L of {tally.games}), wins {100 * tally.wins / tally.games:.1f}% "
+              f"(95% {100 * low:.1f}-{100 * high:.1f}%), fair share {100 / players:.0f}%, "
+              f"{time.perf_counter() - start:.0f} s", flush=True)
+
+
+def positions(name: str, players: int, count: int, seed: int = 5) -> list:
+    """Decision points with two or more moves, taken from GreedyBot games."""
+    game_type = core.games()[name]
+    rng = random.Random(seed)
+    out: list = []
+    while len(out) < count:
+        state = new_game(name, players).new_initial_state()
+        bot = game_type.bots["greedy"](rng)
+        while not state.is_terminal() and len(out) < count:
+            if state.current_player == core.CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+                continue
+            if len(state.legal_actions()) > 1 and rng.random() < 0.1:
+                out.append(state)
+            state = state.apply(bot.choose(state))
+    return out
+
+
+def time_per_move(name: str, players: int, count: int) -> None:
+    """Print coach-medium's wall seconds per decision (mean and slowest)."""
+    bot = CoachMedium(random.Random(1))
+    times = []
+    states = positions(name, players, count)
+    for state in states:
+        start = time.perf_counter()
+        bot.choose(state)
+        times.append(time.perf_counter() - start)
+    print(f"time coach-medium {name} {players}p: mean {statistics.mean(times):.2f} s, "
+          f"slowest {max(times):.2f} s per move over {len(times)} positions ({bot.budget(states[0])} playouts; aim <= 2 s)",
+          flush=True)
+
+
+def playout_rates(name: str, players: int, seconds: float) -> dict[Rollout, float]:
+    """Playouts per second of each rollout policy, searching the same positions."""
+    states = positions(name, players, 4, seed=9)
+    rates = {}
+    for rollout in Rollout:
+        done = 0
+        start = time.perf_counter()
+        for i, state in enumerate(states):
+            done += Search(state, random.Random(i), rollout=rollout).think(Budget(seconds=seconds / len(states)))
+        rates[rollout] = done / (time.perf_counter() - start)
+    return rates
+
+
+def equal_time_match(name: str, players: int, rates: dict[Rollout, float], per_move: float, games: int) -> None:
+    """Random-playout coach v greedy-playout coach, each with the playouts it manages in ``per_move`` seconds."""
+    budgets = {r: max(2, int(rates[r] * per_move)) for r in Rollout}
+    wins = {r: 0 for r in Rollout}
+    game = new_game(name, players)
+    for index in range(games):
+        order = [Rollout.RANDOM, Rollout.GREEDY] if index % 2 == 0 else [Rollout.GREEDY, Rollout.RANDOM]
+        seats = [order[p % 2] for p in range(players)]
+        bots = [CoachBot(random.Random(100 * index + p), iterations=budgets[r], rollout=r)
+                for p, r in enumerate(seats)]
+        final = core.play(game, bots, random.Random(index // 2))
+        winners = final.winners()
+        if len(winners) == 1:
+            wins[seats[winners[0]]] += 1
+    k, n = wins[Rollout.RANDOM], wins[Rollout.RANDOM] + wins[Rollout.GREEDY]
+    low, high = wilson_interval(k, n) if n else (0.0, 1.0)
+    print(f"rollouts {name} {players}p at {per_move:.2f} s per move ({budgets[Rollout.RANDOM]} random v "
+          f"{budgets[Rollout.GREEDY]} greedy playouts): random-playout coach won {k} of {n} decided games "
+          f"(95% {100 * low:.0f}-{100 * high:.0f}%) of {games}", flush=True)
+
+
+def main() -> None:
+    """Print the coach's figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a few games per match-up")
+    parser.add_argument("--games", type=int, default=None, help="games per ladder match-up (default 200)")
+    parser.add_argument("--only", action="append", help="a game name; may be repeated (default: every game)")
+    parser.add_argument("--skip-ladder", action="store_true", help="timings and rollouts only")
+    parser.add_argument("--skip-timing", action="store_true", help="the ladder only")
+    parser.add_argument("--rollout-games", type=int, default=None, help="games of the equal-time rollout match")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated coach levels for the ladder")
+    parser.add_argument("--greedy-only", action="store_true", help="the ladder's match-ups against GreedyBot only")
+    parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
+    parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
+    args = parser.parse_args()
+    games = args.games or (6 if args.quick else 200)
+    rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
+    levels = tuple(args.levels.split(","))
+    print(f"coach load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (timings are noisy)")
+    chosen = [(g, p) for g, p in LADDER if (not args.only or g in args.only) and (not args.players or p in args.players)]
+    for name, players in chosen if not args.skip_timing else ():
+        time_per_move(name, players, 6 if args.quick else 20)
+    for name, players in chosen if not args.skip_timing else ():
+        rates = playout_rates(name, players, 2.0 if args.quick else 8.0)
+        print(f"rollouts {name} {players}p playouts/s: random {rates[Rollout.RANDOM]:.0f}, "
+              f"greedy {rates[Rollout.GREEDY]:.0f}", flush=True)
+        if rollout_games:
+            equal_time_match(name, players, rates, 0.25, rollout_games)
+    if not args.skip_ladder:
+        for name, players in chosen:
+            ladder(name, players, games, args.workers, levels, args.greedy_only)
+    print(f"coach load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The coach as a bot: in every game's GameType.bots, at three budgets, playing whole legal games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from treegames import core
+from treegames.lab import TournamentSpec, run_tournament
+from treegames.search import (
+    COACH_BOTS,
+    GAME_ROLLOUT,
+    GAME_SCALE,
+    LEVEL_ITERATIONS,
+    CoachBot,
+    Level,
+    Rollout,
+    iterations_for,
+    rollout_for,
+)
+
+
+def test_every_game_offers_the_coach_at_three_budgets_that_grow():
+    for game_type in core.games().values():
+        for name, bot in COACH_BOTS.items():
+            assert game_type.bots[name] is bot
+    sizes = [LEVEL_ITERATIONS[level] for level in Level]
+    assert sizes == sorted(sizes) and len(set(sizes)) == 3
+    state = core.games()["aspens"].new_game().new_initial_state()
+    assert [COACH_BOTS[f"coach-{level}"](random.Random(1)).budget(state) for level in Level] == sizes
+
+
+def test_a_game_with_quicker_playouts_gets_a_proportionally_bigger_budget():
+    bosk = core.games()["bosk"].new_game(players=2).new_initial_state()
+    assert GAME_SCALE[("bosk", 2)] > 1
+    assert COACH_BOTS["coach-medium"](random.Random(1)).budget(bosk) == iterations_for(Level.MEDIUM, "bosk", 2)
+    assert iterations_for(Level.MEDIUM, "bosk", 2) == LEVEL_ITERATIONS[Level.MEDIUM] * GAME_SCALE[("bosk", 2)]
+    assert CoachBot(random.Random(1), iterations=7).budget(bosk) == 7
+
+
+def test_the_coach_plays_out_greedily_only_where_that_is_its_games_choice():
+    assert rollout_for("mighty_trees") is Rollout.GREEDY and GAME_ROLLOUT == {"mighty_trees": Rollout.GREEDY}
+    assert rollout_for("aspens") is rollout_for("bosk") is Rollout.RANDOM
+    game = core.games()["mighty_trees"].new_game()
+    bot = CoachBot(random.Random(1), iterations=3)
+    core.play(game, [bot, core.RandomBot(random.Random(2))], random.Random(3))
+    assert bot.last_search.rollout is Rollout.GREEDY
+    forced = CoachBot(random.Random(1), iterations=3, rollout="random")
+    core.play(game, [forced, core.RandomBot(random.Random(2))], random.Random(3))
+    assert forced.last_search.rollout is Rollout.RANDOM
+
+
+@pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2), ("bosk", 3), ("mighty_trees", 2)])
+def test_a_small_coach_plays_a_whole_game_of_legal_moves_against_greedy(name, players):
+    game_type = core.games()[name]
+    game = game_type.new_game(**({"players": players} if len(game_type.players) > 1 else {}))
+    bots = [CoachBot(random.Random(1), iterations=2)] + [game_type.bots["greedy"](random.Random(p))
+                                                         for p in range(1, players)]
+    final = core.play(game, bots, random.Random(4))  # apply refuses any illegal move
+    assert final.is_terminal()
+    assert bots[0].last_search is not None and bots[0].last_search.iterations == 2
+
+
+def test_the_coach_is_deterministic_for_a_seed_so_lab_games_replay():
+    game = core.games()["mighty_trees"].new_game()
+    runs = [core.play(game, [CoachBot(random.Random(3), iterations=3), CoachBot(random.Random(4), iterations=3)],
+                      random.Random(9)).history for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_the_lab_runs_a_tournament_with_the_coach_in_a_seat():
+    spec = TournamentSpec(game="bosk", bots=("coach-easy", "random"), games=2, seed=3)
+    results = run_tournament(spec, workers=1)
+    assert results.by_bot["coach-easy"].games == 2

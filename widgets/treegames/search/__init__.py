@@ -1,0 +1,31 @@
+"""Search players for every treegames game: Monte Carlo tree search and the coach bots (no UI imports).
+
+* :mod:`.mcts` -- :class:`Search` (UCT with exact chance nodes), :class:`Budget`,
+  :class:`Rollout`, :class:`Progress` and per-move :class:`MoveStats`;
+* :mod:`.worlds` -- :class:`WorldSampler`: determinized hidden cards from what a player sees;
+* :mod:`.bots` -- ``coach-easy``, ``coach-medium`` and ``coach-hard`` for ``GameType.bots``.
+
+Imports go worlds <- mcts <- bots; the game packages import :mod:`.bots` to list the coach.
+"""
+
+from .bots import (
+    COACH_BOTS,
+    GAME_ROLLOUT,
+    GAME_SCALE,
+    LEVEL_ITERATIONS,
+    CoachBot,
+    CoachEasy,
+    CoachHard,
+    CoachMedium,
+    Level,
+    iterations_for,
+    rollout_for,
+)
+from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
+from .worlds import HiddenInformationError, WorldSampler
+
+__all__ = [
+    "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError",
+    "HiddenInformationError", "WorldSampler",
+]

@@ -1,0 +1,113 @@
+"""The coach as a bot: Monte Carlo search at three budgets, for every game's ``GameType.bots``.
+
+The budgets count playouts, not seconds, so a coach's moves depend only on its
+seed: tournaments in the lab replay exactly whichever worker plays them.  A game
+with a single legal move is answered at once.  Each level has a base budget
+(:data:`LEVEL_ITERATIONS`), multiplied per game by :data:`GAME_SCALE` where
+random playouts are much quicker than in Aspens (two-player Bosk games are short),
+so that coach-medium answers in about a second or less on a 2-core machine in
+every game (``benchmarks/bench_coach.py`` measures it).  The playouts are random,
+except in Mighty Trees where greedy ones cost little more (:data:`GAME_ROLLOUT`).
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import Any
+
+from .. import core
+from .mcts import Budget, Rollout, Search
+
+__all__ = ["Level", "LEVEL_ITERATIONS", "GAME_SCALE", "GAME_ROLLOUT", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
+
+
+class Level(StrEnum):
+    """How hard the coach thinks."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+LEVEL_ITERATIONS = {Level.EASY: 25, Level.MEDIUM: 200, Level.HARD: 800}
+"""Playouts per move at each level (Aspens and Mighty Trees; see GAME_SCALE)."""
+
+GAME_SCALE = {("bosk", 2): 5, ("bosk", 3): 2, ("bosk", 4): 2}
+"""(game, players) -> budget multiplier, from measured playout speed (Bosk 2p: about 2,000 random playouts/s)."""
+
+
+GAME_ROLLOUT = {"mighty_trees": Rollout.GREEDY}
+"""Game -> its playout policy where greedy playouts pay (default random).
+
+Mighty Trees games between GreedyBots are about five times shorter than random ones,
+so a greedy playout there costs only one to three random ones, and with 200 playouts
+a move the greedy-playout coach beat GreedyBot 7 times in 10 against 3 in 10 for the
+random-playout one (a small sample: ``bench_coach.py`` measures it); in Aspens and
+Bosk greedy playouts are 5-50 times slower than random ones."""
+
+
+def rollout_for(game: str) -> Rollout:
+    """The coach's playout policy in ``game``."""
+    return GAME_ROLLOUT.get(game, Rollout.RANDOM)
+
+
+def iterations_for(level: Level, game: str, players: int) -> int:
+    """Playouts per move for ``level`` in ``game`` with ``players`` seats."""
+    return LEVEL_ITERATIONS[level] * GAME_SCALE.get((game, players), 1)
+
+
+class CoachBot:
+    """Chooses by Monte Carlo tree search; ``iterations`` per move and ``rollout`` (default: the game's)."""
+
+    level = Level.MEDIUM
+
+    def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
+                 rollout: Rollout | str | None = None):
+        self.rng = rng if rng is not None else random.Random(0)
+        self.iterations = iterations  # None: the level's budget for the game being played
+        self.rollout = None if rollout is None else Rollout(rollout)  # None: the game's (rollout_for)
+        self.last_search: Search | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+    def budget(self, state: Any) -> int:
+        """Playouts per move in the game of ``state``."""
+        if self.iterations is not None:
+            return self.iterations
+        return iterations_for(self.level, state.game.name, state.num_players)
+
+    def choose(self, state: Any) -> Any:
+        """The move with the most playouts after this bot's budget (a chance node: an exact draw)."""
+        if state.current_player == core.CHANCE:
+            return core.sample_chance(state, self.rng)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        search = Search(state, self.rng, rollout=self.rollout or rollout_for(state.game.name))
+        search.think(Budget(iterations=self.budget(state)))
+        self.last_search = search
+        return search.best()
+
+
+class CoachEasy(CoachBot):
+    """The coach at its easy budget."""
+
+    level = Level.EASY
+
+
+class CoachMedium(CoachBot):
+    """The coach at its medium budget."""
+
+    level = Level.MEDIUM
+
+
+class CoachHard(CoachBot):
+    """The coach at its hard budget."""
+
+    level = Level.HARD
+
+
+COACH_BOTS = {"coach-easy": CoachEasy, "coach-medium": CoachMedium, "coach-hard": CoachHard}
+"""The coach's entries for a game type's ``bots``."""

@@ -1,0 +1,288 @@
+"""The Hint panel of every Play page: the coach thinks for the person to move and shows its estimates.
+
+Pressing Hint (or the H key on the board) runs :class:`treegames.search.Search` for
+the player to move on a background thread, with a progress bar and Cancel.  When it
+stops, the top moves are listed with the coach's estimate of the chance to win
+after each (the share of its playouts won), the 95% Wilson interval of that share
+and the number of playouts, in the engine's notation ("seed K6: wins 64% (58–70%) of
+412 playouts").  The coach's choice is outlined on the board (the kit's cursor
+shape, in the highlight colour).  "Think longer" continues the same search, so the
+intervals narrow as the playouts add up.
+
+A hint is offered only when a person is to move in a game that is not over, and
+not at a shared table (hints there are practice, for another day).  A wrong click
+(during a bot's turn, at the end, twice in a row) only says why nothing happens.
+When the position on screen changes, a running search is cancelled and its
+estimates are cleared: they belong to the position they were made for.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from enum import StrEnum
+from typing import Any
+
+import ipywidgets as widgets
+
+from .. import core
+from ..search import Budget, MoveStats, Progress, Search, rollout_for
+from . import palette, safety
+from .scene import Polygons, Scene, as_points
+from .text import escape, plural
+
+__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "TOP_MOVES"]
+
+log = logging.getLogger(__name__)
+
+HINT_BUDGET = Budget(iterations=400, seconds=10.0)
+"""What one press of Hint spends: 400 playouts, or 10 seconds if that comes first."""
+
+MORE_BUDGET = Budget(iterations=800, seconds=20.0)
+"""What one press of Think longer adds to the same search."""
+
+TOP_MOVES = 5
+"""How many moves the panel lists."""
+
+NOTE = ("Estimates from random playouts, not certainties: each interval is where the true share "
+        "probably lies (95%). Think longer narrows them.")
+
+
+class HintState(StrEnum):
+    """Where the panel is."""
+
+    IDLE = "idle"
+    THINKING = "thinking"
+    SHOWN = "shown"
+
+
+class HintPanel(widgets.VBox):
+    """Hint, Think longer and Cancel, a progress bar and the coach's top moves, for one dashboard."""
+
+    def __init__(self, owner: Any):
+        self.owner = owner
+        self.status = HintState.IDLE
+        self.search: Search | None = None
+        self.searched: Any = None  # the state the search is about
+        self.choice_place: str | None = None
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._lock = threading.RLock()
+        self.hint_button = widgets.Button(description="Hint", tooltip="What would the coach play here? (H)",
+                                          layout=widgets.Layout(width="auto"))
+        self.more_button = widgets.Button(description="Think longer", disabled=True,
+                                          tooltip="Go on with the same search: more playouts, narrower intervals",
+                                          layout=widgets.Layout(width="auto"))
+        self.cancel_button = widgets.Button(description="Cancel", disabled=True, tooltip="Stop the coach thinking",
+                                            layout=widgets.Layout(width="auto"))
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="Coach",
+                                              layout=widgets.Layout(width="160px", max_width="100%",
+                                                                    visibility="hidden"))
+        self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.words = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.words.add_class("treegames-hint-moves")
+        report = getattr(owner, "report_failure", None)
+        safety.on_click(self.hint_button, self.hint, report=report)
+        safety.on_click(self.more_button, self.think_longer, report=report)
+        safety.on_click(self.cancel_button, self.cancel, report=report)
+        row = widgets.HBox([self.hint_button, self.more_button, self.cancel_button, self.progress],
+                           layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
+        row.add_class("treegames-buttons")
+        super().__init__([row, self.note, self.words], layout=widgets.Layout(max_width="100%"))
+        self.add_class("treegames-hint")
+
+    # ------------------------------------------------------------ when a hint makes sense
+
+    def why_not(self, state: Any) -> str | None:
+        """Why the coach cannot give a hint for ``state`` now, or None if it can."""
+        if getattr(self.owner, "controller", None) is not None:
+            return "Hints are off at a shared table."
+        if state.is_terminal():
+            return "The game is over: there is no move to hint at."
+        if state.current_player == core.CHANCE:
+            return "Chance acts next (press Step): a hint is for a player's move."
+        if not self.owner.is_human_turn():
+            return f"It is {self.owner.player_name(state.current_player)}'s turn, played by a bot: no hint needed."
+        return None
+
+    # ------------------------------------------------------------ the buttons
+
+    def hint(self) -> bool:
+        """Start the coach on the position on screen (or show its estimates again); False if it cannot."""
+        state = self.owner.state
+        with self._lock:
+            if self.status is HintState.THINKING:
+                self._note("The coach is already thinking: wait, or press Cancel.")
+                return False
+            reason = self.why_not(state)
+            if reason is not None:
+                self._note(reason)
+                return False
+            if self.search is not None and self.searched is state:
+                self._show()
+                return True
+            self.search = Search(state, random.Random(f"hint/{len(state.history)}"),
+                                 rollout=rollout_for(state.game.name))
+            self.searched = state
+            self.choice_place = None
+            return self._start(HINT_BUDGET)
+
+    def think_longer(self) -> bool:
+        """Go on with the same search for more playouts; a new hint if the position changed."""
+        with self._lock:
+            if self.status is HintState.THINKING:
+                self._note("The coach is already thinking: wait, or press Cancel.")
+                return False
+            if self.search is None or self.searched is not self.owner.state:
+                return self.hint()
+            return self._start(MORE_BUDGET)
+
+    def cancel(self) -> None:
+        """Stop the coach; what it found so far stays listed."""
+        self._cancel.set()
+
+    def press_key(self) -> None:
+        """The H key: Hint, or Think longer when the estimates for this position are shown."""
+        if self.status is HintState.SHOWN and self.searched is self.owner.state:
+            self.think_longer()
+        else:
+            self.hint()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the thinking to end (for tests and scripts); True once it has."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.status is not HintState.THINKING
+
+    # ------------------------------------------------------------ thinking in the background
+
+    def _start(self, budget: Budget) -> bool:
+        """Think for ``budget`` on a background thread."""
+        self._cancel = threading.Event()
+        self.status = HintState.THINKING
+        self.progress.value = 0.0
+        self.progress.layout.visibility = "visible"
+        self.progress.bar_style = ""
+        self.hint_button.disabled = self.more_button.disabled = True
+        self.cancel_button.disabled = False
+        self._note("The coach is thinking…")
+        search, cancel = self.search, self._cancel
+        self._thread = threading.Thread(target=self._think, args=(search, budget, cancel), daemon=True,
+                                        name="treegames-hint")
+        self._thread.start()
+        return True
+
+    def _think(self, search: Search, budget: Budget, cancel: threading.Event) -> None:
+        """The background thread: search, then show the result unless the position changed meanwhile."""
+        try:
+            search.think(budget, cancel=cancel, progress=self._on_progress)
+        except Exception:  # a failure must reach the page, never kill the kernel's thread silently
+            log.exception("hint search failed")
+            with self._lock:
+                self.status = HintState.IDLE
+                self._reset_buttons()
+                self._note("The coach could not think about this position (an error was logged).")
+            return
+        with self._lock:
+            if search is not self.search:  # the position changed while it thought: nothing to show
+                return
+            self.status = HintState.SHOWN
+            self._reset_buttons()
+            self.progress.bar_style = "warning" if cancel.is_set() else "success"
+            self.progress.value = 1.0
+            best = search.statistics()[0].action
+            self.choice_place = self.place_of(search.state, best)
+            self._note("")
+            self._show(cancelled=cancel.is_set())
+        self._redraw()
+
+    def _on_progress(self, report: Progress) -> None:
+        """From the search thread: move the bar."""
+        self.progress.value = report.fraction
+
+    def _reset_buttons(self) -> None:
+        """Buttons for a panel that is not thinking."""
+        self.cancel_button.disabled = True
+        state = self.owner.state
+        self.hint_button.disabled = False
+        self.more_button.disabled = not (self.search is not None and self.searched is state)
+
+    # ------------------------------------------------------------ following the dashboard
+
+    def follow(self, state: Any) -> None:
+        """A dashboard part: a new position on screen cancels a search about another and clears its moves."""
+        with self._lock:
+            if self.searched is not None and self.searched is not state:
+                self._cancel.set()
+                self.search, self.searched, self.choice_place = None, None, None
+                self.status = HintState.IDLE
+                self.words.value = ""
+                self._note("")
+                self.progress.layout.visibility = "hidden"
+            if self.status is not HintState.THINKING:
+                self._reset_buttons()
+                self.hint_button.tooltip = self.why_not(state) or "What would the coach play here? (H)"
+
+    def decorate(self, scene: Scene, state: Any) -> None:
+        """Outline the coach's choice on the board, if it is about this state and names a place."""
+        place = self.choice_place
+        if place is None or state is not self.searched:
+            return
+        try:
+            shape = as_points([self.owner.cursor_shape(place)])
+        except (NotImplementedError, KeyError, ValueError):  # a board without shapes for its places
+            return
+        scene.add(Polygons(shape, None, stroke=palette.BLACK, line_width=7.0, tags=(("hint", place),)))
+        scene.add(Polygons(shape, None, stroke=palette.HIGHLIGHT, line_width=4.0, tags=(("hint", place),)))
+
+    def place_of(self, state: Any, action: Any) -> str | None:
+        """The first place (in the board's reading order) whose actions include ``action``, or None."""
+        try:
+            places = self.owner.places()
+        except NotImplementedError:
+            return None
+        for place in places:
+            try:
+                if action in state.actions_at(place):
+                    return place
+            except ValueError:
+                continue
+        return None
+
+    # ------------------------------------------------------------ words
+
+    def top_moves(self) -> list[MoveStats]:
+        """The coach's best moves so far (most playouts first), at most TOP_MOVES, tried ones only."""
+        if self.search is None:
+            return []
+        return [row for row in self.search.statistics() if row.visits][:TOP_MOVES]
+
+    def _show(self, cancelled: bool = False) -> None:
+        """List the top moves with their estimates."""
+        search = self.search
+        if search is None:
+            return
+        who = escape(self.owner.player_name(search.player))
+        head = (f"<b>The coach's estimates for {who}</b> after {plural(search.iterations, 'playout')}"
+                + (" (cancelled)" if cancelled else "") + ":")
+        items = []
+        for index, row in enumerate(self.top_moves()):
+            mark = " <b>(the coach's choice)</b>" if index == 0 else ""
+            items.append(f"<li title='{escape(row.description)}'>{escape(row.text())}{mark}"
+                         f"<br><span style='font-size:12px;color:{palette.MUTED_INK}'>"
+                         f"{escape(row.description)}</span></li>")
+        body = f"<ol style='margin:4px 0 4px 20px;padding:0'>{''.join(items)}</ol>" if items else ""
+        note = f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(NOTE)}</div>"
+        self.words.value = f"<div>{head}{body}{note}</div>"
+
+    def _note(self, text: str) -> None:
+        """Say one sentence above the moves ('' clears it)."""
+        self.note.value = f"<div role='status'>{escape(text)}</div>" if text else ""
+
+    def _redraw(self) -> None:
+        """Redraw the board (for the highlight)."""
+        view = getattr(self.owner, "board_view", None)
+        if view is not None:
+            view.redraw()
