@@ -1,8 +1,9 @@
 """Coach benchmark: a strength ladder per game, coach-medium's time per move, random v greedy playouts.
 
-Run as ``python benchmarks/bench_coach.py`` (hours at the default 200 games per
-match-up: the coach plays hundreds of playouts per move) or with ``--quick`` (a
-few games per match-up, minutes), or choose ``--games N`` and ``--only GAME``.
+Run as ``python benchmarks/bench_coach.py`` (what ``make bench`` runs: coach-easy and coach-medium,
+20 games per match-up, under an hour on 2 cores), ``--full`` (the issue's ladder: every level, 200
+games per match-up; many hours, since coach-hard plays hundreds of playouts per move), ``--quick``
+(a few games, minutes), or choose ``--games N``, ``--levels`` and ``--only GAME``.
 
 * **Ladder** -- per game (2 players; Bosk also 4): each coach level against
   GreedyBot, and each level against the one below, over seat-rotated lab
@@ -135,19 +136,20 @@ def main() -> None:
     """Print the coach's figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few games per match-up")
+    parser.add_argument("--full", action="store_true", help="every level, 200 games per match-up (many hours)")
     parser.add_argument("--games", type=int, default=None, help="games per ladder match-up (default 200)")
     parser.add_argument("--only", action="append", help="a game name; may be repeated (default: every game)")
     parser.add_argument("--skip-ladder", action="store_true", help="timings and rollouts only")
     parser.add_argument("--skip-timing", action="store_true", help="the ladder only")
     parser.add_argument("--rollout-games", type=int, default=None, help="games of the equal-time rollout match")
-    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated coach levels for the ladder")
+    parser.add_argument("--levels", default=None, help="comma-separated coach levels for the ladder")
     parser.add_argument("--greedy-only", action="store_true", help="the ladder's match-ups against GreedyBot only")
     parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
     args = parser.parse_args()
-    games = args.games or (6 if args.quick else 200)
+    games = args.games or (6 if args.quick else 200 if args.full else 20)
     rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
-    levels = tuple(args.levels.split(","))
+    levels = tuple(args.levels.split(",")) if args.levels else LEVELS if args.full else LEVELS[:2]
     print(f"coach load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (timings are noisy)")
     chosen = [(g, p) for g, p in LADDER if (not args.only or g in args.only) and (not args.players or p in args.players)]
     for name, players in chosen if not args.skip_timing else ():

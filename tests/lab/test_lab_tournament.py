@@ -144,6 +144,7 @@ def test_csv_exports_one_row_per_game_and_one_per_tally():
         ({"bots": ("random", "genius")}, "bots"),
         ({"games": 0}, "games"),
         ({"games": 10**6}, "games"),
+        ({"bots": ("coach-hard", "greedy"), "games": 201}, "a coach plays at most 200"),
         ({"seed": "x"}, "seed"),
         ({"options": {"setup": 99}}, "options"),
         ({"game": "bosk", "bots": ("random", "random"), "options": {"players": 3}}, "players"),

@@ -47,6 +47,7 @@ from .. import core
 
 __all__ = [
     "MAX_GAMES",
+    "MAX_COACH_GAMES",
     "Outcome",
     "TournamentSpec",
     "GameRecord",
@@ -63,6 +64,10 @@ __all__ = [
 ]
 
 MAX_GAMES = 10_000
+MAX_COACH_GAMES = 200
+"""A tournament with a coach seat plays at most this many games: each coach move is hundreds of playouts
+(a coach-hard Aspens game takes minutes), and a visitor's tournament must not hold the server's cores for
+hours. 200 is what the coach's ladder needs (``benchmarks/bench_coach.py``)."""
 """The most games one tournament may ask for (a bound, so one visitor cannot occupy a shared server)."""
 
 MAX_ACTIONS = 200_000
@@ -165,6 +170,9 @@ class TournamentSpec:
             _bot_class(self.game, name)
         if type(self.games) is not int or not 1 <= self.games <= MAX_GAMES:
             raise SpecError(f"field 'games' must be a whole number from 1 to {MAX_GAMES}, not {self.games!r}")
+        if self.games > MAX_COACH_GAMES and any(name.startswith("coach") for name in self.bots):
+            raise SpecError(f"field 'games': a tournament with a coach plays at most {MAX_COACH_GAMES} games "
+                            f"(each coach move is hundreds of playouts), not {self.games}")
         if type(self.seed) is not int:
             raise SpecError(f"field 'seed' must be a whole number, not {self.seed!r}")
         if "players" in self.options and self.options["players"] != len(self.bots):
