@@ -1,7 +1,8 @@
 """A throw-away PostgreSQL server for the store tests (shared by tests/tables and tests/experiments).
 
 ``PostgresServer()`` runs Debian's PostgreSQL 15 (``initdb`` + ``postgres``) in a temporary folder, in a
-process group of its own, and ``stop()`` ends it by PID. As root it runs as the ``postgres`` user (initdb
+process group of its own, and ``stop()`` ends it by PID; ``kill()`` crashes it (SIGKILL to its group) and
+``start()`` runs it again on the same data folder and port. As root it runs as the ``postgres`` user (initdb
 refuses root). ``postgres_server`` is a session fixture for conftests to import; ``new_database`` gives
 each test a database of its own on that server.
 """
@@ -67,12 +68,31 @@ class PostgresServer:
             self.prefix = ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups"]
         subprocess.run([*self.prefix, str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "test", "-A", "trust",
                         "--no-sync"], check=True, capture_output=True)
+        self.url = f"postgresql://test@127.0.0.1:{self.port}/postgres"
+        self.start()
+
+    def start(self) -> None:
+        """Run the server on this data folder and port, in a process group of its own; wait until it answers."""
         self.proc = subprocess.Popen([*self.prefix, str(PG_BIN / "postgres"), "-D", str(self.data), "-p",
                                       str(self.port), "-k", str(self.folder), "-c", "listen_addresses=127.0.0.1",
                                       "-c", "fsync=off"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      start_new_session=True)
-        self.url = f"postgresql://test@127.0.0.1:{self.port}/postgres"
         wait_until(self._ready, timeout=30)
+
+    def kill(self) -> None:
+        """SIGKILL the server's whole process group (a crash: no shutdown, the data folder stays for ``start``)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        wait_until(lambda: not self._group_alive(), timeout=10)
+
+    def _group_alive(self) -> bool:
+        """Whether any process of the server's group is still running (backends end after the postmaster)."""
+        try:
+            os.killpg(self.proc.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
 
     def _ready(self) -> bool:
         """Whether the server accepts connections."""

@@ -10,6 +10,7 @@ Prints {"ready": true}, then answers one JSON line per request line:
   choice is an index into the mover's legal actions; {"log": the table's log}.
 * {"op": "batch", "tokens": {seat: token}, "count", "seed", "acks"}: random legal moves by whichever seat
   is to move, each acknowledged one appended to the file ``acks`` (flushed) before the next; {"done": n}.
+* {"op": "views", "tokens": [token, ...]}: {"views": each token's view as JSON (``TableView.to_json``)}.
 """
 
 from __future__ import annotations
@@ -73,9 +74,14 @@ def batch(authority: Authority, request: dict) -> dict:
     return {"done": done}
 
 
+def views(authority: Authority, request: dict) -> dict:
+    """What each token's holder sees now."""
+    return {"views": [authority.view(token).to_json() for token in request["tokens"]]}
+
+
 def main(url: str) -> None:
     authority = Authority(open_store(url), limits=roomy_limits(), teacher_code=TEACHER)
-    ops = {"move": move, "script": script, "batch": batch}
+    ops = {"move": move, "script": script, "batch": batch, "views": views}
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         request = json.loads(line)

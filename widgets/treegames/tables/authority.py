@@ -694,27 +694,37 @@ class Authority:
 
     # ------------------------------------------------------------------ the teacher
 
-    def _check_teacher(self, teacher_code: object) -> None:
-        """NotTeacher unless ``teacher_code`` is the teacher code (RateLimited after many wrong ones)."""
-        lim, now = self.limits, self.clock()
-        if self._failures.count("teacher", now, lim.failed_join_window) >= lim.teacher_failures:
-            raise RateLimited("Too many wrong teacher codes just now: the teacher controls pause for a minute.")
-        if not codes.same_code(teacher_code, self.teacher_code):
-            self._failures.add("teacher", now)
-            raise NotTeacher("That is not the teacher code.")
+    def _check_teacher(self, teacher_code: object, visitor: str,
+                       refusal: str = "That is not the teacher code.") -> None:
+        """NotTeacher (saying ``refusal``) unless ``teacher_code`` is the teacher code; every wrong one counts.
 
-    def overview(self, teacher_code: str) -> list[TableView]:
+        RateLimited, before the code is even compared, once this visitor gave ``teacher_failures`` wrong
+        codes in the window (only them), or everybody together ``teacher_failures_per_server`` (everyone).
+        """
+        lim, now = self.limits, self.clock()
+        mine, everyone = f"teacher:{visitor}", "teacher:*"
+        if self._failures.count(mine, now, lim.failed_join_window) >= lim.teacher_failures:
+            raise RateLimited("Too many wrong teacher codes from you just now: wait a minute, then try again.")
+        if self._failures.count(everyone, now, lim.failed_join_window) >= lim.teacher_failures_per_server:
+            raise RateLimited("Too many wrong teacher codes on this server just now: the teacher controls "
+                              "pause for a minute.")
+        if not codes.same_code(teacher_code, self.teacher_code):
+            self._failures.add(mine, now)
+            self._failures.add(everyone, now)
+            raise NotTeacher(refusal)
+
+    def overview(self, teacher_code: str, *, visitor: str = "") -> list[TableView]:
         """Every table as a spectator sees it (newest first), for the teacher."""
-        self._check_teacher(teacher_code)
+        self._check_teacher(teacher_code, _visitor(visitor))
         with self.store.transaction() as tx:
             rows = [_Row.from_db(r) for r in tx.execute(
                 f"SELECT {TABLE_COLUMNS} FROM tg_tables ORDER BY created DESC").fetchall()]
             found = [(r, self._seats(tx, r.id), self._play(tx, r)) for r in rows]
         return [self._view(r, seats, play, None) for r, seats, play in found]
 
-    def close_table(self, teacher_code: str, table_id: str) -> TableView:
+    def close_table(self, teacher_code: str, table_id: str, *, visitor: str = "") -> TableView:
         """Close a table (no more moves or joins); its log stays."""
-        self._check_teacher(teacher_code)
+        self._check_teacher(teacher_code, _visitor(visitor))
         now = self.clock()
         with self.store.transaction() as tx:
             row = self._row(tx, str(table_id), lock=True)
@@ -728,17 +738,23 @@ class Authority:
         self._keep(row.id, play)
         return self._view(row, seats, play, None)
 
-    def replace_with_bot(self, credential: str, table_id: str, seat: int, bot: str) -> TableView:
-        """Put a bot in a person seat whose holder is gone (unseen ``gone_after`` s, or never taken)."""
+    def replace_with_bot(self, credential: str, table_id: str, seat: int, bot: str, *,
+                         visitor: str = "") -> TableView:
+        """Put a bot in a person seat whose holder is gone (unseen ``gone_after`` s, or never taken).
+
+        ``credential`` is the creator's seat token or the teacher code; anything else counts as a wrong
+        teacher code (the same rate limit as every teacher control).
+        """
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise BadRequest("A seat is a whole number.")
+        visitor = _visitor(visitor)
         now = self.clock()
-        is_teacher = codes.same_code(credential, self.teacher_code)
         with self.store.transaction() as tx:
             row = self._row(tx, str(table_id), lock=True)
-            if not is_teacher and not (codes.token_hash(credential)
-                                       and codes.token_hash(credential) == row.creator_hash):
-                raise NotTeacher("Only the table's creator or the teacher can put a bot in a seat.")
+            digest = codes.token_hash(credential)
+            if not (digest and secrets.compare_digest(digest, row.creator_hash)):
+                self._check_teacher(credential, visitor,
+                                    "Only the table's creator or the teacher can put a bot in a seat.")
             gt = _game_type(row.game)
             if bot not in gt.bots:
                 raise BadRequest(f"The bots are {', '.join(gt.bots)}, not {core.quote(bot)}.")
@@ -763,9 +779,9 @@ class Authority:
         self._keep(row.id, play)
         return self._view(row, seats, play, None)
 
-    def reset_all(self, teacher_code: str) -> int:
+    def reset_all(self, teacher_code: str, *, visitor: str = "") -> int:
         """Delete every table, seat and log (the teacher's "reset everything"); how many tables went."""
-        self._check_teacher(teacher_code)
+        self._check_teacher(teacher_code, _visitor(visitor))
         with self.store.transaction() as tx:
             ids = [r[0] for r in tx.execute("SELECT id FROM tg_tables").fetchall()]
             for table in ("tg_moves", "tg_watchers", "tg_seats", "tg_tables"):

@@ -15,8 +15,14 @@ Why these numbers:
 * Presence: a seat whose holder has not called for ``connected_within`` seconds is shown as away; after
   ``gone_after`` seconds its holder counts as gone and the creator or the teacher may put a bot in it.
   A page's long poll (``max_wait`` seconds) keeps its seat connected.
-* Teacher code: ``teacher_failures`` wrong codes per ``failed_join_window`` are allowed, then every teacher
-  control is refused until the window has passed.
+* Teacher code: each visitor may give ``teacher_failures`` wrong teacher codes per ``failed_join_window``
+  (to any teacher control, ``replace_with_bot`` included: a credential that is not the table creator's
+  token counts as a wrong teacher code); after that, that visitor's teacher controls are refused until the
+  window has passed, while everybody else (the teacher) is not slowed, so students typing codes cannot lock
+  the teacher out. The whole server accepts ``teacher_failures_per_server`` wrong codes per window, far
+  more than a class types by mistake; past that every teacher control pauses for the window. A teacher
+  code has 31^8 (about 853 billion) values (``codes.py``): at that ceiling, trying half of them would
+  take some 1,600 years, however many visitor ids a guesser makes up.
 """
 
 from __future__ import annotations
@@ -51,7 +57,9 @@ class Limits:
     failed_join_window: float = 60.0
     """The window (seconds) for failed joins and wrong teacher codes."""
     teacher_failures: int = 10
-    """Wrong teacher codes per ``failed_join_window`` before the teacher controls pause."""
+    """Wrong teacher codes one visitor may give per ``failed_join_window`` before their teacher controls pause."""
+    teacher_failures_per_server: int = 500
+    """Wrong teacher codes the whole server accepts per ``failed_join_window`` before every teacher control pauses."""
     connected_within: float = 40.0
     """A seat heard from within this many seconds is shown as connected."""
     gone_after: float = 120.0

@@ -30,8 +30,14 @@ by this process and ``store.wait_for(channel, after, timeout)`` blocks until tha
 ``after`` or the timeout, and returns it. It may return early (SQLite written by another process is
 polled every ``POLL_SECONDS``; a PostgreSQL reconnect wakes everybody), so callers read again.
 
-``StoreUnavailable`` (a ``StoreError`` and a ``TableError``) means the database did not answer; the
-transaction was rolled back, so nothing is half-written.
+``StoreUnavailable`` (a ``StoreError`` and a ``TableError``) means the database did not answer (it is
+down, restarting or unreachable) or stayed locked by another writer for longer than ``BUSY_MS``; the
+transaction was rolled back, so nothing is half-written, and the message says which (``UNAVAILABLE``,
+``BUSY``). Every wait is bounded: SQLite's busy timeout; on PostgreSQL the connect timeout, the server's
+``lock_timeout`` (``BUSY_MS``) and ``statement_timeout`` (``STATEMENT_MS``), an
+``idle_in_transaction_session_timeout`` that frees the row locks of a client that hung mid-transaction, and
+TCP keepalives with a user timeout for a peer that vanished. After an outage nothing needs restarting: a
+broken connection is dropped, the next transaction opens a new one, and the listener reconnects by itself.
 """
 
 from __future__ import annotations
@@ -54,12 +60,18 @@ __all__ = ["open_store", "register_migrations", "Store", "SchemaTooNew", "StoreE
 
 DEFAULT_FILE = "treegames.sqlite3"
 BUSY_MS = 10_000
-"""How long an SQLite writer waits for another before giving up (then StoreUnavailable)."""
+"""How long a writer waits for another's lock before giving up (then StoreUnavailable, ``BUSY``)."""
+STATEMENT_MS = 30_000
+"""The longest one PostgreSQL statement may run (then StoreUnavailable)."""
+IDLE_IN_TRANSACTION_MS = 60_000
+"""PostgreSQL ends a session that sat this long inside a transaction, so its row locks are freed."""
 POLL_SECONDS = 1.0
 """The longest an SQLite ``wait_for`` sleeps before letting its caller look again."""
 PG_CONNECT_TIMEOUT = 3
 PG_CHANNEL = "treegames"
 UNAVAILABLE = "The table store is not answering right now, so nothing was changed: try again in a moment."
+BUSY = ("The table store is busy (another writer has held it locked for too long), so nothing was changed: "
+        "try again in a moment.")
 
 Step = str | Callable[[Any], None]
 _MIGRATIONS: dict[str, list[Step]] = {}
@@ -196,6 +208,11 @@ class Store:
         """Send notices inside the transaction (PostgreSQL) or nothing (SQLite posts after commit)."""
 
     def _is_down(self, err: BaseException) -> bool:
+        """Whether ``err`` says the database is not answering."""
+        raise NotImplementedError
+
+    def _is_busy(self, err: BaseException) -> bool:
+        """Whether ``err`` says another writer held a lock for longer than ``BUSY_MS``."""
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -219,9 +236,7 @@ class Store:
             conn = self._connection()
             cursor = self._begin(conn)
         except Exception as err:
-            if self._is_down(err):
-                self._drop_connection()
-                raise StoreUnavailable(UNAVAILABLE) from err
+            self._refuse(err)
             raise
         tx = Tx(self, cursor)
         try:
@@ -231,15 +246,22 @@ class Store:
         except BaseException as err:
             with contextlib.suppress(Exception):
                 conn.rollback()
-            if isinstance(err, Exception) and self._is_down(err):
-                self._drop_connection()
-                raise StoreUnavailable(UNAVAILABLE) from err
+            if isinstance(err, Exception):
+                self._refuse(err)
             raise
         finally:
             with contextlib.suppress(Exception):
                 cursor.close()
         for channel, _payload in tx.pending:
             self.notices_.post(channel)
+
+    def _refuse(self, err: Exception) -> None:
+        """StoreUnavailable (from ``err``) if the database is busy or down; a down one's connection is dropped."""
+        if self._is_busy(err):
+            raise StoreUnavailable(BUSY) from err
+        if self._is_down(err):
+            self._drop_connection()
+            raise StoreUnavailable(UNAVAILABLE) from err
 
     def _drop_connection(self) -> None:
         """Forget this thread's connection (it is broken; the next transaction opens a new one)."""
@@ -349,6 +371,10 @@ class SQLiteStore(Store):
     def _is_down(self, err: BaseException) -> bool:
         return isinstance(err, sqlite3.OperationalError) and not str(err).startswith(("no such", "near "))
 
+    def _is_busy(self, err: BaseException) -> bool:
+        return isinstance(err, sqlite3.OperationalError) and str(err).startswith(("database is locked",
+                                                                                   "database is busy"))
+
     def wait_for(self, channel: str, after: int, timeout: float) -> int:
         """As Store.wait_for, waking at least every POLL_SECONDS (another process may have written)."""
         return self.notices_.wait(channel, after, min(timeout, POLL_SECONDS))
@@ -384,7 +410,12 @@ class PostgresStore(Store):
         return sql.replace("%", "%%").replace("?", "%s")
 
     def _connect(self, autocommit: bool = False) -> Any:
-        return self._psycopg.connect(self.url, connect_timeout=PG_CONNECT_TIMEOUT, autocommit=autocommit)
+        """A new connection whose every wait is bounded (see the module docstring)."""
+        timeouts = (f"-c lock_timeout={BUSY_MS} -c statement_timeout={STATEMENT_MS} "
+                    f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}")
+        return self._psycopg.connect(self.url, connect_timeout=PG_CONNECT_TIMEOUT, autocommit=autocommit,
+                                     options=timeouts, keepalives=1, keepalives_idle=5, keepalives_interval=2,
+                                     keepalives_count=3, tcp_user_timeout=STATEMENT_MS)
 
     def _connection(self) -> Any:
         conn = getattr(self._local, "conn", None)
@@ -407,8 +438,11 @@ class PostgresStore(Store):
 
     def _is_down(self, err: BaseException) -> bool:
         psycopg = self._psycopg
-        return isinstance(err, psycopg.OperationalError | psycopg.InterfaceError) and not isinstance(
-            err, psycopg.errors.LockNotAvailable)
+        return isinstance(err, psycopg.OperationalError | psycopg.InterfaceError) and not self._is_busy(err)
+
+    def _is_busy(self, err: BaseException) -> bool:
+        errors = self._psycopg.errors
+        return isinstance(err, errors.LockNotAvailable | errors.QueryCanceled | errors.DeadlockDetected)
 
     def _listen(self) -> None:
         """The listener thread: LISTEN on its own connection, post each notice, reconnect after an outage."""
