@@ -118,3 +118,30 @@ class Proc:
                     pipe.close()
                 except BrokenPipeError:
                     pass
+
+
+def logged(authority: Authority, table_id: str) -> list[tuple[int, int | None, str]]:
+    """The table's log as stored: (version, seat or None for chance, action), oldest first."""
+    with authority.store.transaction() as tx:
+        rows = tx.execute("SELECT version, seat, action FROM tg_moves WHERE table_id = ? ORDER BY version",
+                          (table_id,)).fetchall()
+    return [(int(v), None if s is None else int(s), a) for v, s, a in rows]
+
+
+def check_acks(authority: Authority, table_id: str, acks: list[tuple[int, int, str]]) -> int:
+    """Each acknowledged (version moved on, seat, action) is the log's person move at the next version.
+
+    The log keeps the engine's full notation, so an action is compared by what it does to the state
+    before it. Returns how many person moves the log holds (the caller compares it with the acks).
+    """
+    view = next(v for v in authority.overview(TEACHER) if v.table_id == table_id)
+    state = replay_table(view.game, view.options, [])
+    before, entries = {}, {}
+    for version, seat, action in logged(authority, table_id):
+        before[version], entries[version] = state, (seat, action)
+        state = state.apply(state.parse_action(action))
+    for on, seat, action in acks:
+        assert entries[on + 1][0] == seat, (on, seat, action, entries.get(on + 1))
+        s = before[on + 1]
+        assert s.apply(s.parse_action(action)) == s.apply(s.parse_action(entries[on + 1][1])), (on, action)
+    return sum(seat is not None for seat, _ in entries.values())

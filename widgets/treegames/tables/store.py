@@ -261,7 +261,11 @@ class Store:
             raise StoreUnavailable(BUSY) from err
         if self._is_down(err):
             self._drop_connection()
+            self._went_down()
             raise StoreUnavailable(UNAVAILABLE) from err
+
+    def _went_down(self) -> None:
+        """The database was seen down: other threads' connections are suspect too (PostgreSQL renews them)."""
 
     def _drop_connection(self) -> None:
         """Forget this thread's connection (it is broken; the next transaction opens a new one)."""
@@ -400,6 +404,8 @@ class PostgresStore(Store):
         self.data_dir = data_dir()
         self._stop = threading.Event()
         self.listening = threading.Event()
+        self._generation = 0
+        """Bumped whenever the database is seen down or back; a connection from an older one is renewed."""
         self.migrate()
         self._listener = threading.Thread(target=self._listen, name="treegames-store-listener", daemon=True)
         self._listener.start()
@@ -418,13 +424,20 @@ class PostgresStore(Store):
                                      keepalives_count=3, tcp_user_timeout=STATEMENT_MS)
 
     def _connection(self) -> Any:
+        """This thread's connection; a new one if it was closed or made before the server was last seen down
+        (so after a restart no thread's first request fails on a connection the old server dropped)."""
         conn = getattr(self._local, "conn", None)
-        if conn is not None and conn.closed:
+        if conn is not None and (conn.closed or getattr(self._local, "generation", None) != self._generation):
+            self._drop_connection()
             conn = None
         if conn is None:
+            generation = self._generation
             conn = self._connect()
-            self._local.conn = conn
+            self._local.conn, self._local.generation = conn, generation
         return conn
+
+    def _went_down(self) -> None:
+        self._generation += 1
 
     def _begin(self, conn: Any) -> Any:
         return conn.cursor()
@@ -450,6 +463,8 @@ class PostgresStore(Store):
             try:
                 with self._connect(autocommit=True) as conn:
                     conn.execute(f"LISTEN {PG_CHANNEL}")
+                    if not self.listening.is_set():
+                        self._generation += 1  # back (or first up): renew every older connection
                     self.notices_.wake_all()  # notices may have been missed while down
                     self.listening.set()
                     while not self._stop.is_set():
@@ -458,6 +473,8 @@ class PostgresStore(Store):
                                 channel, _payload = json.loads(notice.payload)
                                 self.notices_.post(str(channel))
             except Exception:  # the server is down or restarting: try again shortly
+                if self.listening.is_set():
+                    self._generation += 1
                 self.listening.clear()
                 self._stop.wait(0.5)
 
