@@ -128,20 +128,32 @@ def logged(authority: Authority, table_id: str) -> list[tuple[int, int | None, s
     return [(int(v), None if s is None else int(s), a) for v, s, a in rows]
 
 
-def check_acks(authority: Authority, table_id: str, acks: list[tuple[int, int, str]]) -> int:
-    """Each acknowledged (version moved on, seat, action) is the log's person move at the next version.
+def misplaced_acks(authority: Authority, table_id: str, acks: list[tuple[int, int, str]], game: str | None = None,
+                   options: dict | None = None) -> tuple[list, int]:
+    """The acknowledged (version moved on, seat, action) that are not the log's person move at the next version,
+    and how many person moves the log holds.
 
-    The log keeps the engine's full notation, so an action is compared by what it does to the state
-    before it. Returns how many person moves the log holds (the caller compares it with the acks).
+    The log keeps the engine's full notation, so an action is compared by what it does to the state before it.
     """
-    view = next(v for v in authority.overview(TEACHER) if v.table_id == table_id)
-    state = replay_table(view.game, view.options, [])
+    if game is None:
+        view = next(v for v in authority.overview(TEACHER) if v.table_id == table_id)
+        game, options = view.game, view.options
+    state = replay_table(game, options or {}, [])
     before, entries = {}, {}
     for version, seat, action in logged(authority, table_id):
         before[version], entries[version] = state, (seat, action)
         state = state.apply(state.parse_action(action))
+    misplaced = []
     for on, seat, action in acks:
-        assert entries[on + 1][0] == seat, (on, seat, action, entries.get(on + 1))
-        s = before[on + 1]
-        assert s.apply(s.parse_action(action)) == s.apply(s.parse_action(entries[on + 1][1])), (on, action)
-    return sum(seat is not None for seat, _ in entries.values())
+        entry, s = entries.get(on + 1), before.get(on + 1)
+        if entry is None or entry[0] != seat or s.apply(s.parse_action(action)) != s.apply(s.parse_action(entry[1])):
+            misplaced.append((on, seat, action, entry))
+    return misplaced, sum(seat is not None for seat, _ in entries.values())
+
+
+def check_acks(authority: Authority, table_id: str, acks: list[tuple[int, int, str]]) -> int:
+    """Each acknowledged move is the log's person move at the version after the one it was made on;
+    how many person moves the log holds (the caller compares it with the acks)."""
+    misplaced, persons = misplaced_acks(authority, table_id, acks)
+    assert not misplaced, misplaced[:5]
+    return persons
