@@ -2,7 +2,7 @@
 
 * ``race_processes(authority, procs, rounds)``: each round, every process (mover_proc.py, its own
   Authority) is sent a move for the seat to move on the same version at once; a round is good when
-  exactly one is applied and every other is refused as stale.
+  exactly one is applied and every other is refused as stale (or as too late, when the applied one won).
 * ``soak(authority, players, tables, seconds)``: ``players`` threads sit in pairs at ``tables`` tables of
   every game, each long-polling its table and playing a random legal move when it is its turn, a new
   table once a game ends; every client remembers what it last saw. ``check_soak`` then replays every
@@ -21,7 +21,7 @@ from typing import Any
 from tables_helpers import TEACHER, check_acks, full_table, logged, misplaced_acks, mover
 
 from treegames.tables.authority import Authority, replay_table
-from treegames.tables.errors import StaleVersion
+from treegames.tables.errors import NotYourTurn, StaleVersion
 from treegames.tables.views import player_view_to_json
 
 SOAK_GAMES = ("aspens", "bosk", "mighty_trees")
@@ -57,12 +57,17 @@ def race_processes(authority: Authority, procs: list, rounds: int, seed: int = 0
         answers = [proc.read() for proc in procs]
         result.rounds += 1
         applied = [i for i, a in enumerate(answers) if "ok" in a]
-        stale = [a for a in answers if a.get("error") == StaleVersion.__name__]
-        if len(applied) != 1 or len(stale) != len(procs) - 1:
+        refused = [a for a in answers if a.get("error") == StaleVersion.__name__ or _over(a)]
+        if len(applied) != 1 or len(refused) != len(procs) - 1:
             result.bad.append(answers)
         for i in applied:
             result.acks[ticket.table_id].append((view.version, ticket.seat, actions[i]))
     return result
+
+
+def _over(answer: dict) -> bool:
+    """Whether ``answer`` refuses a move because the game is over (the winning move of the race came first)."""
+    return answer.get("error") == NotYourTurn.__name__ and "over" in answer.get("message", "")
 
 
 def check_race(authority: Authority, result: RaceResult) -> None:

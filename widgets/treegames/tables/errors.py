@@ -81,7 +81,8 @@ class BadRequest(TableError):
 
 
 class StoreUnavailable(StoreError, TableError):
-    """The database is not answering; nothing was written, try again in a moment."""
+    """The database is not answering (down, restarting) or stayed locked past the busy timeout; nothing was
+    written, try again in a moment (the store reconnects by itself)."""
 
 
 ERRORS: dict[str, type[TableError]] = {
