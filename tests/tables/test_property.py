@@ -27,11 +27,13 @@ def engine_playout(game: str, options: dict, seed: str, entries: list[dict], cho
     for entry in entries:
         if state.current_player == core.CHANCE:
             action = core.sample_chance(state, random.Random(f"{seed}/{entry['version']}"))
+            after = state.apply(action)
+            actions.append(str(action))
         else:
             legal = state.legal_actions()
-            action = legal[next(picks) % len(legal)]
-        actions.append(str(action))
-        state = state.apply(action)
+            after = state.apply(legal[next(picks) % len(legal)])
+            actions.append(str(after.last_action))  # a person's move is logged in the engine's full notation
+        state = after
     return state, actions
 
 
