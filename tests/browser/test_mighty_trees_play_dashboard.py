@@ -96,7 +96,7 @@ def test_two_people_at_one_screen_never_see_each_others_hand(voila, browser):
         harness.open_dashboard(page, voila, PLAY)
         index = board_index(page)
         page.get_by_role("tab", name="New game").click()
-        page.locator(".widget-dropdown").filter(has_text="P2").locator("select").select_option(label="Person")
+        page.locator(".widget-dropdown").filter(has_text="P2").locator("select").first.select_option(label="Person")  # New game tab
         mark = len(frames)
         page.get_by_role("button", name=re.compile(r"Start new game")).click()
         mirror = MightyTreesPlay(seed=1, seats=("human", "human"))
@@ -188,7 +188,7 @@ def test_an_eight_seat_table_fits_the_screen(voila, browser, width):
         settle(page, index)
         page.get_by_role("tab", name="New game").click()
         wait_for_text(page, "printed rule")  # the form says what the capture option means
-        page.locator(".treegames-option-players select").select_option(label="8")
+        page.locator(".treegames-option-players select").first.select_option(label="8")  # the New game tab (the Play with others form comes later)
         page.get_by_role("button", name=re.compile("Start new game")).click()
         harness.wait_for_drawing(page, index, differs_from=first["hash"])
         stats = settle(page, index)
