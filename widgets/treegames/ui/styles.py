@@ -105,6 +105,10 @@ canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 .jupyter-widgets .lm-TabBar-tab:focus-visible{outline:3px solid #005A8C!important;outline-offset:1px!important}
 @media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:0.01ms!important;
   animation-iteration-count:1!important;transition-duration:0.01ms!important;scroll-behavior:auto!important}}
+.jp-OutputArea-output .widget-html,.jp-OutputArea-output .widget-html-content{max-width:100%;min-width:0}
+.treegames-dashboard .jupyter-widgets[style*="width: 100%"],.treegames-side .jupyter-widgets[style*="width: 100%"]{
+  width:calc(100% - 2 * var(--jp-widgets-margin, 2px))!important}
+@media (max-width:760px){.widget-html-content td,.widget-html-content th{white-space:normal!important}}
 @media (max-width:600px){
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
