@@ -659,7 +659,7 @@ class GameDashboard(widgets.VBox):
 
     def title_html(self, state) -> str:
         """Headline: the game, its main option, who moves."""
-        return f"<h3 style='margin:4px 0'>{escape(self.game_type.title)} · {escape(self.who_moves(state))}</h3>"
+        return f"<h2 style='margin:4px 0;font-size:1.17em'>{escape(self.game_type.title)} · {escape(self.who_moves(state))}</h2>"
 
     def scores_html(self, state) -> str:
         """Each seat: name, who plays it, score (games add their own columns by overriding)."""

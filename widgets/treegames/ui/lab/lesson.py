@@ -287,8 +287,10 @@ class BinomialExplorer(widgets.VBox):
 
 def tests_table_html(rows: list[tuple[str, int, int]], fair: Fraction = Fraction(1, 2)) -> str:
     """Per (label, wins, games): the share with its interval, the exact p and the two normal approximations."""
-    head = ["", "share (95% interval)", "exact p", "normal p", "normal p, corrected"]
-    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+    head = ["result", "share (95% interval)", "exact p", "normal p", "normal p, corrected"]
+    name = html.escape("Tests of " + ", ".join(label for label, _, _ in rows), quote=True)  # unique per table
+    parts = [f"<div tabindex='0' role='region' aria-label='{name}' style='overflow-x:auto'>"
+             "<table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for label, k, n in rows:
         cells = [html.escape(label), stats.share(k, n).text(), p_text(stats.binomial_test(k, n, fair)),
@@ -308,7 +310,7 @@ def ties_table_html(tally: Tally) -> str:
         ("a tie is half a win", f"{w} + {t}/2 of {n}", f"{100 * half.value:.1f}%", "–"),
     ]
     head = ["counting", "wins", "share (95% interval)", "exact p against 50%"]
-    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+    parts = ["<div tabindex='0' role='region' aria-label='Ties counted three ways' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
@@ -371,7 +373,7 @@ def peeking_html(result: stats.Peeking) -> str:
     parts = [f"<div style='font-size:14px;line-height:1.6'>{result.experiments} simulated experiments in which "
              f"<b>nothing is going on</b>: every game is a fair coin toss (a chance of exactly "
              f"{100 * result.chance:.0f}%), so every alarm is a false one."
-             "<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+             "<div tabindex='0' role='region' aria-label='Peeking experiments' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
@@ -534,7 +536,7 @@ class RuleComparison(widgets.VBox):
         """Redraw, and write the table and the comparison from the counts."""
         self.canvas.redraw()
         head = ["rule", "games", "first mover won", "share (95% interval)", "exact p against 50%"]
-        parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+        parts = ["<div tabindex='0' role='region' aria-label='Both rules' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
                  + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
         for value, label in self.rules:
             wins, decided, played = self.counts[value]
