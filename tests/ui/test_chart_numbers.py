@@ -218,7 +218,7 @@ def test_the_interval_charts_tables_hold_each_share_and_interval():
 
 def test_a_canvas_without_numbers_has_an_empty_table_and_a_chart_names_its_canvas():
     board = SceneCanvas(40, 40, lambda: distribution_scene({0: Fraction(1)}))
-    assert board.numbers.value.startswith("<details")
+    assert "<details class='treegames-chart-numbers'>" in board.numbers.value
     assert board.canvas.tooltip.startswith("Chart: Trees gained on one Sun roll")
     from treegames.ui.scene import Scene
 

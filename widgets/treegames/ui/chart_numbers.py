@@ -20,6 +20,18 @@ from .text import escape, fraction_text, percent_text
 Value = int | float | Fraction | str | None
 """One cell: a number (shown by its column's :class:`Kind`), a word, or None for 'nothing drawn here'."""
 
+CHART_CSS = """
+.treegames-chart-numbers{font-size:13px;margin:2px 0 8px;max-width:100%;overflow-x:auto}
+.treegames-chart-numbers summary{cursor:pointer;color:#005A8C;text-decoration:underline}
+.treegames-chart-table{border-collapse:collapse;margin:4px 0}
+.treegames-chart-table caption{text-align:left;font-weight:bold;padding:2px 0}
+.treegames-chart-table th,.treegames-chart-table td{border:1px solid #BBBBBB;padding:2px 6px;text-align:right}
+.treegames-chart-table th[scope=row]{text-align:left}
+.treegames-chart-table thead th{background:#F4F7FB}
+.treegames-chart-note{margin:2px 0}
+"""
+"""The tables' look; part of the kit's style sheet, and sent with each table for pages without that sheet."""
+
 NO_VALUE = "—"
 """What a cell with no value shows (e.g. a share before any game was played)."""
 
@@ -110,6 +122,6 @@ def numbers_html(numbers: ChartNumbers | None, open_: bool = False) -> str:
     if numbers is None:
         return ""
     note = f"<p class='treegames-chart-note'>{escape(numbers.note)}</p>" if numbers.note else ""
-    return (f"<details class='treegames-chart-numbers'{' open' if open_ else ''}>"
+    return (f"<style>{CHART_CSS}</style><details class='treegames-chart-numbers'{' open' if open_ else ''}>"
             f"<summary>Numbers in this chart: {escape(numbers.caption)}</summary>"
             f"{table_html(numbers)}{note}</details>")

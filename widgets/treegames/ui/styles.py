@@ -14,6 +14,8 @@ from urllib.parse import quote
 
 import ipywidgets as widgets
 
+from .chart_numbers import CHART_CSS
+
 ICONS: dict[str, str] = {
     "step": "M3 2v12l8-6zM12 2h2v12h-2z",
     "back": "M13 2v12L5 8zM2 2h2v12H2z",
@@ -82,14 +84,6 @@ LAYOUT_CSS = """
 .treegames-board-table th,.treegames-board-table td{border:1px solid #BBBBBB;padding:2px 4px;vertical-align:top}
 .treegames-board-table th{background:#F4F7FB}
 .treegames-move-box input{min-width:0}
-.treegames-chart-numbers{font-size:13px;margin:2px 0 8px;max-width:100%;overflow-x:auto}
-.treegames-chart-numbers summary{cursor:pointer;color:#005A8C;text-decoration:underline}
-.treegames-chart-table{border-collapse:collapse;margin:4px 0}
-.treegames-chart-table caption{text-align:left;font-weight:bold;padding:2px 0}
-.treegames-chart-table th,.treegames-chart-table td{border:1px solid #BBBBBB;padding:2px 6px;text-align:right}
-.treegames-chart-table th[scope=row]{text-align:left}
-.treegames-chart-table thead th{background:#F4F7FB}
-.treegames-chart-note{margin:2px 0}
 .treegames-label-sr-only .widget-label{position:absolute!important;width:1px!important;height:1px!important;
   overflow:hidden!important;clip:rect(0 0 0 0)!important;white-space:nowrap!important}
 .jupyter-widgets .lm-TabBar-tab,.jupyter-widgets .lm-TabBar-tab .lm-TabBar-tabLabel{color:#333333!important}
@@ -120,7 +114,7 @@ canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 @cache
 def css() -> str:
     """The whole style sheet text."""
-    return LAYOUT_CSS + _icon_rules()
+    return LAYOUT_CSS + CHART_CSS + _icon_rules()
 
 
 def stylesheet() -> widgets.HTML:
