@@ -8,11 +8,13 @@ The same visit checks 200% zoom at 1280 px (a 640 px wide layout viewport): noth
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import harness
 
@@ -38,6 +40,8 @@ def wait_loaded(page) -> None:
     page.wait_for_function("() => !document.querySelector('#loading') || "
                            "getComputedStyle(document.querySelector('#loading')).display === 'none'", timeout=120_000)
     page.locator(".jupyter-widgets, .jp-OutputArea-output").first.wait_for(timeout=120_000)
+    with contextlib.suppress(PlaywrightTimeout):  # the kit's style sheet, on every page that uses the kit
+        page.locator(".treegames-style").first.wait_for(state="attached", timeout=15_000)
     if page.locator("canvas").count():
         harness.wait_for_drawing(page, min_inked=500, timeout=90)
         harness.wait_until_stable(page, quiet_ms=400)

@@ -241,16 +241,26 @@ def test_bosk_season_and_a_mighty_trees_game_from_the_move_list_alone(browser, v
 
 
 LESSONS = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
-                 if re.search(r"show answer|Answer\(", p.read_text(), re.IGNORECASE))
-"""Lesson pages with questions behind 'Show answer' buttons (found on disk)."""
+                 if re.search(r"show answer|Answer\(|Exercises\(", p.read_text(), re.IGNORECASE))
+"""Lesson pages with questions behind 'Show answer' buttons (found on disk: the kit's Answer and Exercises)."""
 
 FOCUSED_LABEL_JS = "() => (document.activeElement.textContent || '').trim()"
+REVEALED_JS = """
+() => { const next = document.activeElement.nextElementSibling;
+  return next && next.offsetParent !== null ? next.innerText.trim() : ''; }
+"""
+"""The text right after the focused button, if it is shown (where a screen reader goes next)."""
+
+
+def test_the_lesson_list_holds_every_page_with_answers():
+    assert {"aspens/sun-die-probability.ipynb", "bosk/majority-scoring.ipynb", "mighty_trees/card-odds.ipynb",
+            "lab/first-player-advantage.ipynb"} <= set(LESSONS), LESSONS
 
 
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("path", LESSONS)
-def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter(browser, voila, path):
+def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter_or_space(browser, voila, path):
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     try:
@@ -261,17 +271,23 @@ def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter(browser,
         if page.locator("canvas").count():
             harness.wait_for_drawing(page, min_inked=500, timeout=90)
         page.locator("body").focus()
-        opened = 0
-        for _ in range(400):  # Tab through the page; Enter on each Show answer reached
+        revealed: list[str] = []
+        for _ in range(600):  # Tab through the page; Enter or Space (in turn) on each Show answer reached
             page.keyboard.press("Tab")
-            if page.evaluate(FOCUSED_LABEL_JS) == "Show answer":
-                page.keyboard.press("Enter")
-                page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Hide answer'",
-                                       timeout=20_000)
-                opened += 1
-                if opened == total:
-                    break
-        assert total >= 1 and opened == total, f"{path}: opened {opened} of {total} answers by keyboard"
+            if page.evaluate(FOCUSED_LABEL_JS) != "Show answer":
+                continue
+            assert page.evaluate(REVEALED_JS) == "", f"{path}: an answer shows before its button is pressed"
+            page.keyboard.press("Space" if len(revealed) % 2 else "Enter")
+            page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Hide answer'",
+                                   timeout=20_000)
+            page.wait_for_function(REVEALED_JS, timeout=20_000)
+            revealed.append(page.evaluate(REVEALED_JS))
+            if len(revealed) == total:
+                break
+        assert total >= 1 and len(revealed) == total, f"{path}: opened {len(revealed)} of {total} answers by keyboard"
+        assert all(len(text) > 20 for text in revealed), revealed
+        assert len(set(revealed)) == total, "each button shows its own answer"
         assert page.get_by_role("button", name="Hide answer").count() == total
+        harness.screenshot(page, f"a11y-answers-{path.replace('/', '-').removesuffix('.ipynb')}")
     finally:
         context.close()

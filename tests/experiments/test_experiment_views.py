@@ -190,3 +190,16 @@ def test_the_teacher_excludes_a_student_with_the_toggle(client):
     assert client.snapshot(code=page.code)["n"] == 0
     assert "excluded" in page.message.value
     page.feed.stop()
+
+
+def test_the_projector_and_student_charts_table_the_counts_their_bars_draw(client):
+    code, tokens = filled_class(client)
+    snap = client.snapshot(code=code)
+    table = projector_scene(snap).numbers
+    assert list(table.column("class count").values()) == snap["counts"]
+    assert list(table.column("exact chance").values()) == snap["exact"]
+    assert list(table.column("class share").values()) == [c / snap["n"] for c in snap["counts"]]
+    me = client.me(token=tokens[0])
+    mine = student_scene(snap, me).numbers
+    assert list(mine.column("your count").values()) == me["counts"]
+    assert list(mine.column("class count").values()) == snap["counts"]

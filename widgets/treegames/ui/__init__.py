@@ -17,6 +17,9 @@ The kit (shared by every game)
   :mod:`.landing` -- the landing page's list of every notebook.
 * :mod:`.access` -- playing without seeing the board: the move box, the engine's ``describe_board`` tables,
   one live announcement per moment, the skip link (see ``ACCESSIBILITY.md``).
+* :mod:`.chart_numbers` -- every chart's text equivalent: the table of the numbers it draws (``Scene.numbers``),
+  shown by ``SceneCanvas.numbers`` under the canvas and rewritten on every redraw.
+* :mod:`.motion` -- *Less motion*: ticked by the page from ``prefers-reduced-motion``; slows timed steps.
 
 One sub-package per game holds only that game's scenes and panels: :mod:`.aspens`
 (``scene``, ``board``, ``play``, ``walkthrough``, ``odds_view``, ``odds_panel``), and

@@ -188,4 +188,4 @@ def skip_link_html(target: str) -> str:
 
 def anchor_html(target: str, label: str) -> str:
     """The skip link's target just before the canvas: a focusable heading naming the board."""
-    return f"<h4 id='{target}' tabindex='-1' class='treegames-board-anchor'>{escape(label)}</h4>"
+    return f"<h3 id='{target}' tabindex='-1' class='treegames-board-anchor'>{escape(label)}</h3>"

@@ -24,9 +24,10 @@ from collections.abc import Callable, Iterator
 
 from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import COMMANDS
-from ipywidgets import Layout
+from ipywidgets import HTML, Layout
 from traitlets import Unicode
 
+from .chart_numbers import numbers_html
 from .safety import finite_point, guarded, log
 from .scene import Circles, Polygons, Scene, Segments, Texts
 
@@ -196,6 +197,8 @@ class SceneCanvas:
     ``on_click(fn)`` calls ``fn(x, y)`` (guarded) with finite canvas pixels only:
     NaN, infinite or non-numeric coordinates from a client are ignored.
     ``on_key(fn)`` calls ``fn(key, shift)`` (guarded) for keys pressed while the canvas has focus.
+    ``numbers`` is the chart's text equivalent (the table of ``Scene.numbers``), rewritten on every redraw:
+    put it right after the canvas.
     """
 
     def __init__(self, width: int, height: int, make_scene: Callable[[], Scene], draw_now: bool = True,
@@ -205,6 +208,7 @@ class SceneCanvas:
         self.report = report
         self.frames = 0
         self.last_scene: Scene | None = None
+        self._numbers: HTML | None = None
         self.canvas.on_client_ready(guarded(self.redraw, report=report))
         if draw_now:
             self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
@@ -215,7 +219,29 @@ class SceneCanvas:
         draw_scene(self.canvas, scene)
         self.frames += 1
         self.last_scene = scene
+        if self._numbers is not None:
+            self._show_numbers(scene)
         return scene
+
+    @property
+    def numbers(self) -> HTML:
+        """The chart's numbers as a table (made on first use; boards that never ask pay nothing)."""
+        if self._numbers is None:
+            self._numbers = HTML(layout=Layout(max_width="100%"))
+            self._numbers.add_class("treegames-chart-numbers-box")
+            if self.last_scene is not None:
+                self._show_numbers(self.last_scene)
+        return self._numbers
+
+    def _show_numbers(self, scene: Scene) -> None:
+        """Write the scene's numbers table (only when it changed) and name the canvas after the chart."""
+        text = numbers_html(scene.numbers)
+        if self._numbers.value != text:
+            self._numbers.value = text
+        if scene.numbers is not None:
+            name = f"Chart: {scene.numbers.caption}. Its numbers are in the table under it."
+            if self.canvas.tooltip != name:
+                self.canvas.tooltip = name
 
     def on_click(self, fn: Callable[[float, float], object]) -> None:
         """Call ``fn(x, y)`` on a mouse press at finite canvas pixel coordinates (guarded)."""

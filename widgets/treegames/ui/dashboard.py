@@ -42,6 +42,7 @@ from . import access, keyboard, palette, safety
 from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .hint import HintPanel
+from .motion import MotionPreference
 from .saving import download_link, states_from_saved, uploaded_text
 from .scene import Polygons, Scene, as_points
 from .styles import icon_button, icon_toggle, set_icon, stylesheet
@@ -248,6 +249,7 @@ class GameDashboard(widgets.VBox):
                                             layout=widgets.Layout(width="150px", max_width="100%"))
         self.answer_box = widgets.Checkbox(value=answer, description="Bots answer by themselves", indent=False,
                                            layout=widgets.Layout(width="auto"))
+        self.motion = MotionPreference()  # ticked by the page when the system asks for reduced motion
         for button, fn in ((self.step_button, self.step), (self.back_button, self.back),
                            (self.forward_button, self.forward), (self.undo_button, self.undo),
                            (self.end_turn_button, self.end_turn)):
@@ -291,7 +293,7 @@ class GameDashboard(widgets.VBox):
         buttons = widgets.HBox([self.step_button, self.back_button, self.forward_button, self.undo_button,
                                 self.end_turn_button])
         buttons.add_class("treegames-buttons")
-        auto = widgets.HBox([self.auto_button, self.speed, self.answer_box])
+        auto = widgets.HBox([self.auto_button, self.speed, self.answer_box, self.motion])
         auto.add_class("treegames-buttons")
         self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555;line-height:1.5'>⌨ {escape(KEYS_HELP)}</div>",
                                       layout=widgets.Layout(max_width="100%"))
@@ -524,7 +526,7 @@ class GameDashboard(widgets.VBox):
                 if self.is_human_turn() and not self.timeline.can_forward():
                     self._say(self.your_move_text(self.state))  # stop at once: a person is to move
                     break
-                await asyncio.sleep(1.0 / max(1, self.speed.value))
+                await asyncio.sleep(self.motion.step_seconds(self.speed.value))
         except Exception:  # noqa: BLE001 - a background task has no caller to tell
             safety.log.exception("auto-play failed")
             self.report_failure(safety.FRIENDLY)
@@ -664,7 +666,7 @@ class GameDashboard(widgets.VBox):
 
     def title_html(self, state) -> str:
         """Headline: the game, its main option, who moves."""
-        return f"<h3 style='margin:4px 0'>{escape(self.game_type.title)} · {escape(self.who_moves(state))}</h3>"
+        return f"<h2 style='margin:4px 0;font-size:1.17em'>{escape(self.game_type.title)} · {escape(self.who_moves(state))}</h2>"
 
     def scores_html(self, state) -> str:
         """Each seat: name, who plays it, score (games add their own columns by overriding)."""

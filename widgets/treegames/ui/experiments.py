@@ -27,6 +27,8 @@ from ..experiments import client as exp_client
 from ..experiments.errors import ExperimentError
 from . import palette
 from .canvas import SceneCanvas
+from .chart_numbers import ChartNumbers, Column, chart_numbers
+from .chart_numbers import Kind as NumberKind
 from .safety import guarded
 from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .text import wrap_words
@@ -207,6 +209,7 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
     if clock:
         scene.add(Texts([(width - 40, height - 20, clock)], font="18px sans-serif", colour=palette.MUTED_INK,
                         align="right"))
+    scene.numbers = projector_numbers(snap)
     if snap["kind"] == Kind.TOURNAMENT.value:
         _tournament_ops(scene, snap, width, height)
         return scene
@@ -237,6 +240,38 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
                     colour=palette.INK, align="left"))
     _multiples_ops(scene, snap, 40, 686 + 30 * min(4, len(lines)), width - 40, height - 30)
     return scene
+
+
+def projector_numbers(snap: dict) -> ChartNumbers:
+    """The projector's chart as a table: each outcome's class count, share and exact chance (or each bot's wins)."""
+    if snap["kind"] == Kind.TOURNAMENT.value:
+        columns = [Column("games", NumberKind.COUNT), Column("win share", NumberKind.SHARE),
+                   Column("95% low", NumberKind.SHARE), Column("95% high", NumberKind.SHARE)]
+        rows = [(bot["bot"], [bot["games"], *((bot["share"], bot["low"], bot["high"]) if bot["games"]
+                                              else (None, None, None))]) for bot in snap["bots"]]
+        return chart_numbers(f"{snap['kind_label']}: each bot's share of wins", "bot", columns, rows,
+                             f"{snap['games_done']} of {snap['games_total']} games played.")
+    n = snap["n"]
+    rows = [(label, [count, count / n if n else None, exact])
+            for label, count, exact in zip(snap["labels"], snap["counts"], snap["exact"], strict=True)]
+    note = f"n = {n} from {snap['students']} student(s)."
+    if snap.get("tv") is not None:
+        note += f" Distance to exact (total variation): {snap['tv']:.3f}."
+    return chart_numbers(f"{snap['kind_label']}: the class so far against the exact chances", "outcome",
+                         [Column("class count", NumberKind.COUNT), Column("class share", NumberKind.SHARE),
+                          Column("exact chance", NumberKind.CHANCE)], rows, note)
+
+
+def student_numbers(snap: dict, my_counts: list[int]) -> ChartNumbers:
+    """The student's chart as a table: per outcome, your count and share, the class's, and the exact chance."""
+    mine, n = sum(my_counts), snap["n"]
+    rows = [(label, [c, c / mine if mine else None, cc, cc / n if n else None, exact])
+            for label, c, cc, exact in zip([str(k) for k in snap["outcomes"]], my_counts, snap["counts"],
+                                           snap["exact"], strict=True)]
+    return chart_numbers("Your results beside the class's and the exact chances", "outcome",
+                         [Column("your count", NumberKind.COUNT), Column("your share", NumberKind.SHARE),
+                          Column("class count", NumberKind.COUNT), Column("class share", NumberKind.SHARE),
+                          Column("exact chance", NumberKind.CHANCE)], rows)
 
 
 def _multiples_ops(scene: Scene, snap: dict, x0: float, y0: float, x1: float, y1: float) -> None:
@@ -343,6 +378,7 @@ def student_scene(snap: dict | None, mine: dict | None, width: int = 400, height
                     font="bold 15px sans-serif", colour=palette.INK))
     scene.add(Texts([(width / 2, height - 10, "hatched: results · outlined with a dot: exact chance")],
                     font="12px sans-serif", colour=palette.MUTED_INK))
+    scene.numbers = student_numbers(snap, my_counts)
     return scene
 
 
@@ -491,7 +527,7 @@ class ProjectorView(widgets.VBox):
         self.updates = 0
         self.view = SceneCanvas(*PROJECTOR_SIZE, self.scene)
         self.summary = widgets.HTML(summary_html(None))
-        super().__init__([self.summary, self.view.canvas])
+        super().__init__([self.summary, self.view.canvas, self.view.numbers])
         self.add_class("treegames-exp-projector")
 
     def scene(self) -> Scene:
@@ -754,7 +790,7 @@ class JoinBox(widgets.VBox):
                                                   "ask your teacher for the class link.")))
         else:
             children += [widgets.HBox([self.code_field, self.join_button], layout=widgets.Layout(flex_flow="row wrap")),
-                         self.actions, self.message, self.status, self.view.canvas]
+                         self.actions, self.message, self.status, self.view.canvas, self.view.numbers]
         super().__init__(children, layout=widgets.Layout(max_width="420px"))
         self.add_class("treegames-exp-join")
         if self.client is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .chart_numbers import ChartNumbers
 from .palette import hex_to_rgb
 
 
@@ -65,6 +66,8 @@ class Scene:
     height: int
     background: str = "#FFFFFF"
     ops: list = field(default_factory=list)
+    numbers: ChartNumbers | None = None
+    """A chart's numbers as a table (its text equivalent), set by the chart's scene function; None for boards."""
 
     def add(self, op) -> Scene:
         """Append one operation (skipping empty ones) and return the scene."""

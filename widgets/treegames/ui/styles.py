@@ -4,7 +4,8 @@ Button icons are small inline SVG shapes (data URIs used as CSS masks), so the
 pages need no icon font and no network: ipywidgets' ``icon=`` (Font Awesome from a
 CDN) is never used.  :func:`stylesheet` is a widget holding one ``<style>``
 element; every kit dashboard includes it (a page may hold several copies, which
-is harmless).  Give a button an icon with :func:`icon_button`.
+is harmless).  Give a button an icon with :func:`icon_button`.  A dashboard's full-width widgets (an inline
+``width: 100%``) give their margins back, so at 200% zoom no panel scrolls sideways by those few pixels.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from functools import cache
 from urllib.parse import quote
 
 import ipywidgets as widgets
+
+from .chart_numbers import CHART_CSS
 
 ICONS: dict[str, str] = {
     "step": "M3 2v12l8-6zM12 2h2v12h-2z",
@@ -97,6 +100,10 @@ canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 .jupyter-widgets .lm-TabBar-tab:focus-visible{outline:3px solid #005A8C!important;outline-offset:1px!important}
 @media (prefers-reduced-motion:reduce){*,*::before,*::after{animation-duration:0.01ms!important;
   animation-iteration-count:1!important;transition-duration:0.01ms!important;scroll-behavior:auto!important}}
+.jp-OutputArea-output .widget-html,.jp-OutputArea-output .widget-html-content{max-width:100%;min-width:0}
+.treegames-dashboard .jupyter-widgets:is([style^="width: 100%"],[style*="; width: 100%"]){
+  width:calc(100% - 2 * var(--jp-widgets-margin, 2px))!important}
+@media (max-width:760px){.widget-html-content td,.widget-html-content th{white-space:normal!important}}
 @media (max-width:600px){
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
@@ -108,7 +115,7 @@ canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 @cache
 def css() -> str:
     """The whole style sheet text."""
-    return LAYOUT_CSS + _icon_rules()
+    return LAYOUT_CSS + CHART_CSS + _icon_rules()
 
 
 def stylesheet() -> widgets.HTML:

@@ -42,6 +42,7 @@ from ...aspens.odds import (
 from ...core import play
 from .. import palette, safety
 from ..canvas import SceneCanvas
+from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
 from ..panels import Answer
 from ..scene import Polygons, Scene, Segments, Texts, as_points, colours
 from ..styles import stylesheet
@@ -283,6 +284,8 @@ def distribution_scene(
     scene.add(Texts([((left + right) / 2, plot_bottom + 31, "trees gained on one Sun roll")],
                     font="12px sans-serif", colour=palette.MUTED_INK))
 
+    scene.numbers = distribution_numbers(dist, simulated, title)
+
     # Legend along the bottom (rows packed by _legend_rows, laid out before the plot).
     for row_index, row in enumerate(legend):
         y = height - 12.0 - LEGEND_ROW * (len(legend) - 1 - row_index)
@@ -297,6 +300,24 @@ def distribution_scene(
         scene.add(Texts([(x + 17, y, label) for _, x, _, label in row], font="12px sans-serif",
                         colour=palette.INK, align="left"))
     return scene
+
+
+def distribution_numbers(dist: Mapping[int, Fraction], simulated: Mapping[int, int] | None = None,
+                         title: str = "") -> ChartNumbers:
+    """The bars of :func:`distribution_scene` as a table: each number of trees, its exact chance, the rolls."""
+    freqs, total = _relative(simulated)
+    columns = [Column("exact chance", Kind.CHANCE)]
+    if freqs:
+        columns += [Column("rolls", Kind.COUNT), Column("share of rolls", Kind.SHARE)]
+    rows = []
+    for value in sorted(set(dist) | set(freqs)):
+        cells = [Fraction(dist.get(value, 0))]
+        if freqs:
+            cells += [(simulated or {}).get(value, 0), freqs.get(value, Fraction(0))]
+        rows.append((value, cells))
+    note = f"Mean number of trees gained per roll: {exact_and_decimal(distribution_mean(dist))}." + (
+        f" {plural(total, 'roll')} simulated." if freqs else "")
+    return chart_numbers(title or "Trees gained on one Sun roll", "trees gained", columns, rows, note)
 
 
 # ---------------------------------------------------------------- tables
@@ -506,7 +527,8 @@ class DistributionPanel(widgets.VBox):
         self.view = SceneCanvas(width, height, self.scene)
         self.canvas = self.view.canvas
         self.summary = widgets.HTML(summary_html(self.stacks, self.dist))
-        super().__init__([self.canvas, self.summary, stylesheet()], layout=widgets.Layout(margin="0 24px 12px 0"))
+        super().__init__([self.canvas, self.view.numbers, self.summary, stylesheet()],
+                         layout=widgets.Layout(margin="0 24px 12px 0"))
         self.add_class("treegames-distribution-panel")
 
     def _distribution(self, stacks: list[int]) -> dict[int, Fraction]:
@@ -560,7 +582,8 @@ class GainSimulator(widgets.VBox):
         self.exact = widgets.HTML()
         self._refresh_text()
         buttons = widgets.HBox([self.roll_once, self.roll_hundred, self.reset_button, self.progress])
-        super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas, stylesheet()])
+        super().__init__([self.heading, self.exact, buttons, self.counter, self.canvas, self.view.numbers,
+                          stylesheet()])
         self.add_class("treegames-gain-simulator")
 
     def report_failure(self, text: str) -> None:

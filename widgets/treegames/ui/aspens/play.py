@@ -121,8 +121,8 @@ class AspensPlay(GameDashboard):
 
     def title_html(self, state) -> str:
         """Headline: setup and who moves."""
-        return (f"<h3 style='margin:4px 0'>Aspens · setup {self.game.options['setup']} · "
-                f"{escape(self.who_moves(state))}</h3>")
+        return (f"<h2 style='margin:4px 0;font-size:1.17em'>Aspens · setup {self.game.options['setup']} · "
+                f"{escape(self.who_moves(state))}</h2>")
 
     def scores_html(self, state) -> str:
         """Spaces owned, trees in hand and in the bag, for both players."""

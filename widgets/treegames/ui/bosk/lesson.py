@@ -395,7 +395,7 @@ def model_html(tally: CaseTally) -> str:
                "from tactics: random bots do not chase or dodge anyone." if tally.bots == "random" else
                " With a greedy bot at the table its choices are part of what is left, too.")
     return (
-        "<h4>Two exact models to compare with</h4><p style='font-size:13px'>A model says how often each case would "
+        "<h3 style='font-size:1em'>Two exact models to compare with</h3><p style='font-size:13px'>A model says how often each case would "
         "happen if every player's total on a trail (or squares in a region) were drawn <i>independently</i> "
         "from a fixed distribution; its chances are counted exactly over all outcomes. The <b>uniform</b> model "
         "draws each total from 0, 1, 2, 3, 4, all equally likely. The <b>measured</b> model draws from the real "
@@ -433,8 +433,8 @@ class Experiment(widgets.VBox):
         self.model = widgets.HTML()
         self.tally: CaseTally | None = None
         super().__init__([self.players, self.bots, widgets.HBox([self.games, self.run_button]), self.progress,
-                          widgets.HTML("<h4>Summer: every trail when summer is scored</h4>"), self.summer,
-                          widgets.HTML("<h4>Winter: every region when winter is scored</h4>"), self.winter,
+                          widgets.HTML("<h3 style='font-size:1em'>Summer: every trail when summer is scored</h3>"), self.summer,
+                          widgets.HTML("<h3 style='font-size:1em'>Winter: every region when winter is scored</h3>"), self.winter,
                           self.model])
         self.add_class("bosk-experiment")
 

@@ -320,8 +320,8 @@ class BoskPlay(GameDashboard):
 
     def title_html(self, state) -> str:
         """Headline: players, who moves, the phase."""
-        return (f"<h3 style='margin:4px 0'>Bosk · {state.num_players} players · {escape(self.who_moves(state))} "
-                f"<small style='color:#666'>({escape(state.phase.value)})</small></h3>")
+        return (f"<h2 style='margin:4px 0;font-size:1.17em'>Bosk · {state.num_players} players · {escape(self.who_moves(state))} "
+                f"<small style='color:#666'>({escape(state.phase.value)})</small></h2>")
 
     def who_moves(self, state) -> str:
         """Like the kit's, with 'start player to draw' for Bosk's only chance node."""

@@ -16,6 +16,7 @@ from collections import Counter
 
 from ...lab import Results, Tally, stats
 from .. import palette
+from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
 from ..scene import Polygons, Scene, Segments, Texts, as_points, solid
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "margin_bins",
     "margins_scene",
     "MARGINS_HEIGHT",
+    "shares_numbers",
+    "margins_numbers",
 ]
 
 WIDTH = 400
@@ -96,8 +99,7 @@ def shares_scene(rows: list[tuple[str, Tally]], players: int, title: str = "") -
     whiskers, labels, names, values, notes = [], [], [], [], []
     for i, (group, tally) in enumerate(rows):
         y = TOP + i * _row_height()
-        head = f"{tally.label}" if group == "first mover" else f"{group} {tally.label}"
-        labels.append((LEFT - 40, y + LABEL_ROW / 2 + 1, f"{head} · {tally.games} games"))
+        labels.append((LEFT - 40, y + LABEL_ROW / 2 + 1, f"{_row_name(group, tally)} · {tally.games} games"))
         if tally.every_seat:  # its share is fixed by the ties: nothing to draw
             notes.append((WIDTH / 2, y + LABEL_ROW + 1.5 * (BAR + GAP), "in every seat: no share to compare"))
             continue
@@ -121,7 +123,27 @@ def shares_scene(rows: list[tuple[str, Tally]], players: int, title: str = "") -
     scene.add(Texts(values, font="11px sans-serif", colour=palette.INK, align="left"))
     if notes:
         scene.add(Texts(notes, font="11px sans-serif", colour=palette.MUTED_INK))
+    scene.numbers = shares_numbers(rows, players, title)
     return scene
+
+
+def _row_name(group: str, tally: Tally) -> str:
+    """A result row's name as the chart labels it ('first mover', 'bot greedy')."""
+    return f"{tally.label}" if group == "first mover" else f"{group} {tally.label}"
+
+
+def shares_numbers(rows: list[tuple[str, Tally]], players: int, title: str = "") -> ChartNumbers:
+    """The bars of :func:`shares_scene` as a table: per row and outcome, the share and its 95% interval."""
+    columns = [Column("games", Kind.COUNT), Column("share", Kind.SHARE), Column("95% low", Kind.SHARE),
+               Column("95% high", Kind.SHARE)]
+    table = []
+    for group, tally in rows:
+        for kind, s in (("win", tally.win), ("tie", tally.tie), ("loss", tally.loss)):
+            shown = tally.games and not tally.every_seat
+            table.append((f"{_row_name(group, tally)}: {kind}",
+                          [tally.games, *((s.value, s.low, s.high) if shown else (None, None, None))]))
+    return chart_numbers(title or "Share of games won, tied and lost (95% intervals)", "result row and outcome", columns,
+                         table, f"The fair share is {100 / players:.0f}% (one in {players}).")
 
 
 def margin_bins(margins: list[int], most: int = 21) -> list[tuple[int, int, int]]:
@@ -146,6 +168,7 @@ def margin_bins(margins: list[int], most: int = 21) -> list[tuple[int, int, int]
 def margins_scene(margins: list[int], whose: str, scores: bool = False) -> Scene:
     """A histogram of score margins (score minus the best other score) from one point of view, or of the scores."""
     scene = Scene(WIDTH, MARGINS_HEIGHT, palette.BACKGROUND)
+    scene.numbers = margins_numbers(margins, whose, scores)
     scene.add(Texts([(WIDTH / 2, 14, f"{'Score' if scores else 'Score margin'} of {whose}")],
                     font="bold 13px sans-serif", colour=palette.INK))
     left, right, top, bottom = 40.0, WIDTH - 12.0, 40.0, MARGINS_HEIGHT - 46.0
@@ -194,6 +217,14 @@ def margins_scene(margins: list[int], whose: str, scores: bool = False) -> Scene
         footer = f"ahead (green, right) {ahead} · level {level} · behind (red, left) {behind}"
     scene.add(Texts([(WIDTH / 2, MARGINS_HEIGHT - 14, footer)], font="11px sans-serif", colour=palette.INK))
     return scene
+
+
+def margins_numbers(margins: list[int], whose: str, scores: bool = False) -> ChartNumbers:
+    """The bars of :func:`margins_scene` as a table: each bin of margins (or scores) and its number of games."""
+    what = "score" if scores else "score margin"
+    rows = [(_bin_text(b), [b[2]]) for b in margin_bins(margins)]
+    return chart_numbers(f"{what.capitalize()} of {whose}", what, [Column("games", Kind.COUNT)], rows,
+                         f"{len(margins)} games." if margins else "No games played yet.")
 
 
 def _bin_text(b: tuple[int, int, int]) -> str:

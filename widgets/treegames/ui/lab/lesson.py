@@ -20,6 +20,7 @@ from ... import lab
 from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stats
 from .. import palette, safety, styles
 from ..canvas import SceneCanvas
+from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD, first_mover_text, p_is, p_text
@@ -110,7 +111,18 @@ def ladder_scene(rows: list[LadderRow], fair: float = 0.5, lo: float = 0.0, hi: 
         scene.add(Circles(np.asarray(dots, dtype=float), np.full(len(dots), 5.0), solid(palette.ORANGE, len(dots)),
                           stroke=palette.INK))
     scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    scene.numbers = intervals_numbers("First mover's share of decisive games, 95% interval", "tournament",
+                                      [(f"{row.games} games", row.share) for row in rows], fair)
     return scene
+
+
+def intervals_numbers(caption: str, row_heading: str, rows: list[tuple[str, stats.Share]],
+                      fair: float) -> ChartNumbers:
+    """Interval charts (the ladder, the rule comparison) as a table: wins, games, share and its 95% interval."""
+    columns = [Column("first mover won", Kind.COUNT), Column("decided games", Kind.COUNT),
+               Column("share", Kind.SHARE), Column("95% low", Kind.SHARE), Column("95% high", Kind.SHARE)]
+    table = [(label, [s.k, s.n, *((s.value, s.low, s.high) if s.n else (None, None, None))]) for label, s in rows]
+    return chart_numbers(caption, row_heading, columns, table, f"The dashed line is the fair share, {100 * fair:.0f}%.")
 
 
 class IntervalLadder(widgets.VBox):
@@ -135,7 +147,8 @@ class IntervalLadder(widgets.VBox):
         self.progress.add_class("treegames-lab-progress")
         self.status = widgets.HTML()
         self.table = widgets.HTML()
-        super().__init__([styles.stylesheet(), self.canvas.canvas, widgets.HBox([*self.buttons, self.progress],
+        super().__init__([styles.stylesheet(), self.canvas.canvas, self.canvas.numbers,
+                          widgets.HBox([*self.buttons, self.progress],
                                                              layout=widgets.Layout(flex_flow="row wrap")),
                           self.status, self.table])
         for n in now:
@@ -230,6 +243,11 @@ def binomial_scene(n: int, k: int, p: Fraction = Fraction(1, 2)) -> Scene:
     scene.add(Texts([(WIDTH / 2, height - 14,
                       f"red: as unlikely as {k} or less, total {p_text(stats.binomial_test(k, n, p))} = exact p")],
                     font="11px sans-serif", colour=palette.INK))
+    scene.numbers = chart_numbers(
+        f"If there were no advantage: chances of 0–{n} wins in {n}", "wins",
+        [Column("exact chance", Kind.CHANCE), Column(f"as unlikely as {k} or less", Kind.TEXT)],
+        [(i, [q, "yes" if q <= observed else "no"]) for i, q in enumerate(probs)],
+        f"Observed {k} wins; the exact p is the total of the 'yes' rows, {p_text(stats.binomial_test(k, n, p))}.")
     return scene
 
 
@@ -246,7 +264,7 @@ class BinomialExplorer(widgets.VBox):
         self.table = widgets.HTML()
         safety.observe(self.n, self._on_n)
         safety.observe(self.k, lambda _v: self._update())
-        super().__init__([self.n, self.k, self.canvas.canvas, self.table])
+        super().__init__([self.n, self.k, self.canvas.canvas, self.canvas.numbers, self.table])
         self._update()
 
     def _on_n(self, _value) -> None:
@@ -269,8 +287,10 @@ class BinomialExplorer(widgets.VBox):
 
 def tests_table_html(rows: list[tuple[str, int, int]], fair: Fraction = Fraction(1, 2)) -> str:
     """Per (label, wins, games): the share with its interval, the exact p and the two normal approximations."""
-    head = ["", "share (95% interval)", "exact p", "normal p", "normal p, corrected"]
-    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+    head = ["result", "share (95% interval)", "exact p", "normal p", "normal p, corrected"]
+    name = html.escape("Tests of " + ", ".join(label for label, _, _ in rows), quote=True)  # unique per table
+    parts = [f"<div tabindex='0' role='region' aria-label='{name}' style='overflow-x:auto'>"
+             "<table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for label, k, n in rows:
         cells = [html.escape(label), stats.share(k, n).text(), p_text(stats.binomial_test(k, n, fair)),
@@ -290,7 +310,7 @@ def ties_table_html(tally: Tally) -> str:
         ("a tie is half a win", f"{w} + {t}/2 of {n}", f"{100 * half.value:.1f}%", "–"),
     ]
     head = ["counting", "wins", "share (95% interval)", "exact p against 50%"]
-    parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+    parts = ["<div tabindex='0' role='region' aria-label='Ties counted three ways' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
@@ -353,7 +373,7 @@ def peeking_html(result: stats.Peeking) -> str:
     parts = [f"<div style='font-size:14px;line-height:1.6'>{result.experiments} simulated experiments in which "
              f"<b>nothing is going on</b>: every game is a fair coin toss (a chance of exactly "
              f"{100 * result.chance:.0f}%), so every alarm is a false one."
-             "<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+             "<div tabindex='0' role='region' aria-label='Peeking experiments' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
              + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     for row in rows:
         parts.append("<tr>" + "".join(f"<td style='{CELL}'>{html.escape(c)}</td>" for c in row) + "</tr>")
@@ -403,6 +423,7 @@ def rule_scene(rows: list[tuple[str, stats.Share]], fair: float = 0.5) -> Scene:
         scene.add(Circles(np.asarray(dots, dtype=float), np.full(len(dots), 5.0), solid(palette.ORANGE, len(dots)),
                           stroke=palette.INK))
     scene.add(Texts(labels, font="12px sans-serif", colour=palette.INK, align="left"))
+    scene.numbers = intervals_numbers("First mover's share of decided games, 95% interval", "rule", rows, fair)
     return scene
 
 
@@ -439,7 +460,7 @@ class RuleComparison(widgets.VBox):
         self.table = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.table.add_class("treegames-lab-rule-table")
         self.sentence = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        super().__init__([styles.stylesheet(), self.canvas.canvas, self.table, self.sentence,
+        super().__init__([styles.stylesheet(), self.canvas.canvas, self.canvas.numbers, self.table, self.sentence,
                           widgets.HBox([self.button, self.progress], layout=widgets.Layout(flex_flow="row wrap")),
                           self.status], layout=widgets.Layout(max_width="100%"))
         self.play(games, wait=True)
@@ -515,7 +536,7 @@ class RuleComparison(widgets.VBox):
         """Redraw, and write the table and the comparison from the counts."""
         self.canvas.redraw()
         head = ["rule", "games", "first mover won", "share (95% interval)", "exact p against 50%"]
-        parts = ["<div style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
+        parts = ["<div tabindex='0' role='region' aria-label='Both rules' style='overflow-x:auto'><table style='border-collapse:collapse;font-size:13px'><tr>"
                  + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
         for value, label in self.rules:
             wins, decided, played = self.counts[value]

@@ -48,8 +48,8 @@ def _row(tally: Tally) -> str:
 
 def results_table_html(results: Results) -> str:
     """Per bot, per seat and for the first mover: counts, shares with 95% Wilson intervals, mean score."""
-    head = ["", "games", "wins", "ties", "losses", "win", "tie", "loss", "score"]
-    parts = ["<div class='treegames-lab-table' style='overflow-x:auto;max-width:100%'>",
+    head = ["result row", "games", "wins", "ties", "losses", "win", "tie", "loss", "score"]
+    parts = ["<div class='treegames-lab-table' tabindex='0' role='region' aria-label='Results table' style='overflow-x:auto;max-width:100%'>",
              "<table style='border-collapse:collapse;font-size:13px'>",
              "<tr>" + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>"]
     groups = [("Bots (one outcome per game, whichever of its seats won)", list(results.by_bot.values())),
@@ -139,8 +139,8 @@ def seat_tests_html(results: Results) -> str:
     tests = results.seat_tests()
     if not tests or not tests[0].trials:
         return ""
-    head = ["", "wins of single-winner games", "exact p", "Holm-adjusted p"]
-    parts = ["<div style='overflow-x:auto;font-size:13px'><b>Many tests at once.</b> "
+    head = ["seat", "wins of single-winner games", "exact p", "Holm-adjusted p"]
+    parts = ["<div tabindex='0' role='region' aria-label='Tests of each seat' style='overflow-x:auto;font-size:13px'><b>Many tests at once.</b> "
              f"{len(tests)} p-values, each against a fair share of {100 * float(tests[0].fair):.0f}%. Even "
              f"with no advantage anywhere, each test comes out below 0.05 one time in twenty, so at least one of "
              f"the {len(tests)} can do so up to {min(100, 5 * len(tests))}% of the time ({len(tests)} × 5%). "
@@ -159,7 +159,7 @@ def games_table_html(results: Results, start: int, count: int = 10) -> str:
     labels = results.seat_labels
     head = ["game", *labels, "first", "scores", "winner", "moves"]
     rows = results.records[start:start + count]
-    parts = ["<div style='overflow-x:auto;max-width:100%'><table style='border-collapse:collapse;font-size:12px'>",
+    parts = ["<div tabindex='0' role='region' aria-label='The games' style='overflow-x:auto;max-width:100%'><table style='border-collapse:collapse;font-size:12px'>",
              "<tr>" + "".join(f"<th style='{HEAD}'>{html.escape(h)}</th>" for h in head) + "</tr>"]
     for r in rows:
         winner = " & ".join(labels[w] for w in r.winners) or "none (draw)"

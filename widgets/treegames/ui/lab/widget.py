@@ -142,8 +142,9 @@ class TournamentLab(widgets.VBox):
                             layout=widgets.Layout(flex_flow="row wrap"))
         controls = widgets.HBox([self.run_button, self.cancel_button, self.progress],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        charts_box = widgets.HBox([self.shares.canvas, widgets.VBox([self.margin_view, self.histogram_kind,
-                                                                          self.margins.canvas])],
+        charts_box = widgets.HBox([widgets.VBox([self.shares.canvas, self.shares.numbers]),
+                                   widgets.VBox([self.margin_view, self.histogram_kind, self.margins.canvas,
+                                                 self.margins.numbers])],
                                   layout=widgets.Layout(flex_flow="row wrap"))
         games_box = widgets.VBox([
             widgets.HTML("<b>The games</b> (open any one as a saved game)"),

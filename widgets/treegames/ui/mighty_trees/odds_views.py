@@ -22,6 +22,7 @@ from ... import mighty_trees as mt
 from ...mighty_trees import odds
 from .. import palette
 from ..canvas import SceneCanvas
+from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
 from ..text import fraction_text, percent_text
@@ -154,7 +155,40 @@ def hits_chart_scene(exact: Mapping[int, Fraction], simulated: Mapping[int, int]
     if freqs:
         entries.append((f"simulated ({total})", SIMULATED, True))
     _legend(scene, entries, height - 12.0, x=10.0)
+    scene.numbers = hits_numbers(exact, simulated, replaced, title, what)
     return scene
+
+
+def hits_numbers(exact: Mapping[int, Fraction], simulated: Mapping[int, int] | None = None,
+                 replaced: Mapping[int, Fraction] | None = None, title: str = "",
+                 what: str = "wanted cards drawn") -> ChartNumbers:
+    """The bars of :func:`hits_chart_scene` as a table: per number drawn, the exact chances and the draws."""
+    total = sum((simulated or {}).values())
+    columns = [Column("exact chance (without replacement)", Kind.CHANCE)]
+    if replaced:
+        columns.append(Column("with replacement", Kind.CHANCE))
+    if total:
+        columns += [Column("simulated Regroups", Kind.COUNT), Column("share simulated", Kind.SHARE)]
+    values = sorted(set(exact) | set(replaced or {}) | {k for k, n in (simulated or {}).items() if n}) or [0]
+    rows = []
+    for v in range(0, max(values) + 1):
+        cells: list = [Fraction(exact.get(v, 0))]
+        if replaced:
+            cells.append(Fraction(replaced.get(v, 0)))
+        if total:
+            cells += [simulated.get(v, 0), Fraction(simulated.get(v, 0), total)]
+        rows.append((v, cells))
+    return chart_numbers(title or f"Chance of each number of {what}", what, columns, rows)
+
+
+def curve_numbers(series: list[tuple[str, str, list[Fraction]]], title: str = "",
+                  mark: int | None = None) -> ChartNumbers:
+    """The points of :func:`curve_scene` as a table: per number of cards drawn, each line's chance."""
+    n = max(len(values) for _, _, values in series)
+    rows = [(k, [values[k - 1] if k <= len(values) else None for _, _, values in series]) for k in range(1, n + 1)]
+    note = f"The pile is reshuffled after {mark} cards." if mark is not None and 0 < mark < n else ""
+    return chart_numbers(title or "Chance of at least one", "cards drawn (k)",
+                         [Column(label, Kind.CHANCE) for label, _, _ in series], rows, note)
 
 
 def curve_scene(series: list[tuple[str, str, list[Fraction]]], title: str = "", mark: int | None = None,
@@ -206,6 +240,7 @@ def curve_scene(series: list[tuple[str, str, list[Fraction]]], title: str = "", 
     for x, label, colour in items:
         scene.add(Segments(as_points([[(x, height - 12.0), (x + 14, height - 12.0)]]), stroke=colour, line_width=3))
         scene.add(Texts([(x + 18, height - 12.0, label)], font="11px sans-serif", colour=palette.INK, align="left"))
+    scene.numbers = curve_numbers(series, title, mark)
     return scene
 
 
@@ -315,7 +350,7 @@ class DrawSimulator(widgets.VBox):
         self.status = widgets.HTML()
         self._status()
         super().__init__([widgets.HBox([*self.buttons, self.reset_button], layout=widgets.Layout(
-            flex_flow="row wrap")), self.status, self.canvas])
+            flex_flow="row wrap")), self.status, self.canvas, self.view.numbers])
         self.add_class("treegames-mt-simulator")
 
     def scene(self) -> Scene:

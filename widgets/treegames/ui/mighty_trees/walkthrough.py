@@ -57,7 +57,7 @@ class MightyTreesWalkthrough(MightyTreesPlay):
 
     def title_html(self, state) -> str:
         """Headline."""
-        return "<h3 style='margin:4px 0'>Mighty Trees · rules walkthrough (a seeded 3-player game)</h3>"
+        return "<h2 style='margin:4px 0;font-size:1.17em'>Mighty Trees · rules walkthrough (a seeded 3-player game)</h2>"
 
     def _show_note(self, _state) -> None:
         """Show the note of the step on screen (steps beyond the tour, if any, get the engine's words only)."""
