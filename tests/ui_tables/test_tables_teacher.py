@@ -80,3 +80,21 @@ def test_without_a_server_it_says_so(monkeypatch):
 def test_waited_words():
     """Seconds, minutes, hours."""
     assert (waited_words(12), waited_words(600), waited_words(7200)) == ("12 s", "10 min", "2.0 h")
+
+
+def test_a_students_wrong_codes_do_not_lock_the_teacher_out(authority, monkeypatch):
+    """Each kernel names its own visitor, so wrong codes typed on one page pause only that page."""
+    from treegames.ui.tables import panel
+
+    two_tables(authority)
+    monkeypatch.setattr(panel, "VISITOR", "kernel-student")
+    student = TeacherOverview(client=authority, follow=False)
+    student.code_box.value = "WRONG-1"
+    for _ in range(authority.limits.teacher_failures + 1):
+        student.show()
+    student.code_box.value = TEACHER
+    assert not student.show(), "the guessing page is paused"
+    monkeypatch.setattr(panel, "VISITOR", "kernel-teacher")
+    teacher = TeacherOverview(client=authority, follow=False)
+    teacher.code_box.value = TEACHER
+    assert teacher.show() and "Bo" in teacher.tables.value

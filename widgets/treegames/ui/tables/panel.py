@@ -190,7 +190,7 @@ class TablePanel(widgets.VBox):
             return
         bot = next(iter(self.dashboard.game_type.bots))
         try:
-            self.client.replace_with_bot(self.table.token, v.table_id, gone[0], bot)
+            self.client.replace_with_bot(self.table.token, v.table_id, gone[0], bot, visitor=VISITOR)
         except ValueError as err:
             self._say(f"Not accepted: {escape(err)}", error=True)
             return

@@ -16,6 +16,7 @@ from .. import safety
 from ..styles import icon_button
 from ..text import escape, message_box, panel
 from . import link
+from . import panel as _panel
 from .panel import ALONE
 
 EVERY_SECONDS = 3.0
@@ -142,7 +143,7 @@ class TeacherOverview(widgets.VBox):
     def show(self) -> bool:
         """List every table (refused without the teacher code), and keep the list current."""
         try:
-            self.views = list(self.client.overview(self._code()))
+            self.views = list(self.client.overview(self._code(), visitor=_panel.VISITOR))
         except ValueError as err:
             self._stop.set()
             self.tables.value = ""
@@ -161,7 +162,7 @@ class TeacherOverview(widgets.VBox):
         if v is None:
             return self._say("Type the code of a listed table (press Show tables first).", error=True)
         try:
-            self.client.close_table(self._code(), v.table_id)
+            self.client.close_table(self._code(), v.table_id, visitor=_panel.VISITOR)
         except ValueError as err:
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.show()
@@ -173,7 +174,8 @@ class TeacherOverview(widgets.VBox):
         if v is None:
             return self._say("Type the code of a listed table (press Show tables first).", error=True)
         try:
-            self.client.replace_with_bot(self._code(), v.table_id, self.seat_box.value - 1, self.bot_box.value.strip())
+            self.client.replace_with_bot(self._code(), v.table_id, self.seat_box.value - 1, self.bot_box.value.strip(),
+                                       visitor=_panel.VISITOR)
         except ValueError as err:
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.show()
@@ -184,7 +186,7 @@ class TeacherOverview(widgets.VBox):
         if not self.sure_box.value:
             return self._say("Tick 'Yes, delete every table' first: this cannot be undone.", error=True)
         try:
-            gone = self.client.reset_all(self._code())
+            gone = self.client.reset_all(self._code(), visitor=_panel.VISITOR)
         except ValueError as err:
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.sure_box.value = False
@@ -199,7 +201,7 @@ class TeacherOverview(widgets.VBox):
         """Ask again every few seconds while the code is accepted (in a daemon thread)."""
         while not self._stop.wait(EVERY_SECONDS):
             try:
-                views = list(self.client.overview(self._code()))
+                views = list(self.client.overview(self._code(), visitor=_panel.VISITOR))
             except Exception:  # noqa: BLE001 - server away: keep the last list, try again
                 safety.log.debug("teacher overview poll failed", exc_info=True)
                 continue
