@@ -185,3 +185,11 @@ def test_many_wrong_join_codes_are_rate_limited(authority, clock):
     with pytest.raises(RateLimited):
         authority.join(first.code, visitor="guesser")
     assert authority.join(first.code, visitor="someone else").seat == 1
+
+
+def test_a_shared_table_seats_only_the_quick_bots(authority):
+    """The slow coach levels think for seconds in the server's own process: a table refuses them."""
+    with pytest.raises(BadRequest, match="coach-easy"):
+        authority.create_table("aspens", {}, ["person", "coach-hard"], visitor="v1")
+    ticket = authority.create_table("aspens", {}, ["person", "coach-easy"], visitor="v1")
+    assert authority.view(ticket.token).status == "playing"

@@ -302,3 +302,12 @@ def test_while_the_other_seat_moves_the_move_box_says_whom_it_waits_for(pair):
     assert "Press Step" not in text and "Waiting for" in text, text
     if waiting is b:
         assert "&lt;img src=x" in text and "&amp;lt;" not in text, "the typed label is shown once-escaped, as text"
+
+
+def test_the_create_form_offers_only_the_bots_a_table_seats(authority):
+    d = AspensPlay()
+    p = TablePanel(d, client=authority, read_url=False)
+    offered = {value for _label, value in p.form.seat_boxes[1].options}
+    assert "coach-easy" in offered and "greedy" in offered
+    assert not offered & {"coach-medium", "coach-hard"}
+    assert "coach-hard" in {value for _label, value in d.form.seat_boxes[1].options}, "Play itself offers every bot"

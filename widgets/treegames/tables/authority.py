@@ -524,9 +524,11 @@ class Authority:
         if len(seats) not in gt.players:
             allowed = ", ".join(str(n) for n in gt.players)
             raise BadRequest(f"{gt.title} is played by {allowed} players, not {len(seats)}.")
+        allowed = [b for b in gt.bots if b in self.limits.table_bots]
         for kind in seats:
-            if kind != PERSON and kind not in gt.bots:
-                raise BadRequest(f"A seat is \"person\" or a bot ({', '.join(gt.bots)}), not {core.quote(kind)}.")
+            if kind != PERSON and kind not in allowed:
+                raise BadRequest(f"A seat at a shared table is \"person\" or a bot ({', '.join(allowed)}), "
+                                 f"not {core.quote(kind)}.")
         return list(seats)
 
     def create_table(self, game: str, options: dict | None, seats: list[str], *, visitor: str = "",
@@ -756,8 +758,9 @@ class Authority:
                 self._check_teacher(credential, visitor,
                                     "Only the table's creator or the teacher can put a bot in a seat.")
             gt = _game_type(row.game)
-            if bot not in gt.bots:
-                raise BadRequest(f"The bots are {', '.join(gt.bots)}, not {core.quote(bot)}.")
+            allowed = [b for b in gt.bots if b in self.limits.table_bots]
+            if bot not in allowed:
+                raise BadRequest(f"The bots at a shared table are {', '.join(allowed)}, not {core.quote(bot)}.")
             if row.status in (CLOSED, FINISHED):
                 raise TableClosed("This table is no longer playing.")
             seats = self._seats(tx, row.id)

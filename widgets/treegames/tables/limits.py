@@ -68,6 +68,10 @@ class Limits:
     """The longest a long poll (``wait``) is held open, in seconds."""
     max_log_actions: int = 5000
     """Actions one table's log may hold (the longest game is well under 2000)."""
+    table_bots: tuple[str, ...] = ("greedy", "random", "coach-easy")
+    """The bots a shared table may seat. The authority plays bot seats in the server's own process, inside
+    the table's transaction: coach-medium and coach-hard think for a second or more per move, which would
+    hold the table and slow every other table on the server (they stay in Play and in the lab)."""
 
 
 LIMITS = Limits()

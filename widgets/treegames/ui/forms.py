@@ -42,13 +42,15 @@ class NewGameForm(widgets.VBox):
     """One control per option of the schema, a seed, one seat choice per player, and Start new game."""
 
     def __init__(self, game_type, seat_names: Sequence[str], values: dict, seats: Sequence[str], seed: int,
-                 on_start: Callable[[], object], report: Callable[[str], object] | None = None):
+                 on_start: Callable[[], object], report: Callable[[str], object] | None = None,
+                 bots: Sequence[str] | None = None):
+        """``bots`` narrows the seat choices to those bots (a shared table offers only quick ones)."""
         self.game_type = game_type
         self.option_boxes = {o.name: option_widget(o, values.get(o.name, o.default)) for o in game_type.options}
         style = {"description_width": "initial"}
         self.seed_box = widgets.IntText(value=seed, description="Seed", tooltip="Same seed, same dice and bots",
                                         style=style, layout=widgets.Layout(width="150px"))
-        choices = seat_choices(game_type.bots)
+        choices = seat_choices({b: game_type.bots[b] for b in (bots or game_type.bots)})
         self.seat_boxes = [widgets.Dropdown(options=choices, value=seat, description=name, style=style,
                                             layout=widgets.Layout(width="auto", max_width="100%"))
                            for name, seat in zip(seat_names, seats, strict=False)]

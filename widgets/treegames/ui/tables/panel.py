@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
+from ...tables.limits import LIMITS
 from .. import safety
 from ..forms import PERSON, NewGameForm
 from ..styles import icon_button
@@ -72,8 +73,9 @@ class TablePanel(widgets.VBox):
                                       layout=widgets.Layout(width="auto", max_width="100%"))
         names = [dashboard.player_name(p) for p in range(max(game_type.players))]
         seats = (PERSON, PERSON, *([next(iter(game_type.bots))] * (len(names) - 2)))
+        quick = [b for b in game_type.bots if b in LIMITS.table_bots]  # the bots a shared table seats
         self.form = NewGameForm(game_type, names, dashboard.form.values(), seats[: len(names)],
-                                dashboard.form.seed_box.value, self.create, report=report)
+                                dashboard.form.seed_box.value, self.create, report=report, bots=quick)
         self.form.start_button.description = "Create table"
         self.form.start_button.tooltip = "Start a shared table with these seats"
         self.code_box = widgets.Text(description="Code", placeholder="e.g. K7Q-F2M", style={"description_width": "initial"},
