@@ -10,6 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import harness  # noqa: E402
+from treegames.tables.authority import Authority  # noqa: E402
+from treegames.tables.store import open_store  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -59,3 +61,17 @@ def page(browser):
     yield page
     context.close()
 
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """For the shared-table tests: the class server with the tables mounted, its store in a fresh data folder; (server, authority for reading)."""
+    folder = tmp_path_factory.mktemp("tables")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+    server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": str(folder)})
+    store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
+    try:
+        yield server, Authority(store)
+    finally:
+        store.close()
+        server.stop()
+    assert server.alive_pids() == []

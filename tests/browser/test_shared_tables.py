@@ -34,21 +34,6 @@ MOVES = 14
 """Clicks played by the two pages (a whole Aspens game is several hundred actions: too long for a test)."""
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """The class server with the tables mounted, its store in a fresh data folder; (server, authority for reading)."""
-    folder = tmp_path_factory.mktemp("tables")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
-    server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": str(folder)})
-    store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
-    try:
-        yield server, Authority(store)
-    finally:
-        store.close()
-        server.stop()
-    assert server.alive_pids() == []
-
-
 def press(page, name: str) -> None:
     """Click a widget button by its label."""
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()

@@ -15,7 +15,6 @@ The fixture is the one of test_shared_tables.py: the class server runs the autho
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 
@@ -25,7 +24,6 @@ import harness
 from treegames import mighty_trees as mt
 from treegames.tables import codes
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 from treegames.tables.views import player_view_to_json, public_view
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.table_scene import table_scene
@@ -35,21 +33,6 @@ BOSK_PATH = "bosk/play.ipynb"
 TEACHER_PATH = "class/tables.ipynb"
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """The class server with the tables mounted, its store in a fresh data folder; (server, authority for reading)."""
-    folder = tmp_path_factory.mktemp("tables")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
-    server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": str(folder)})
-    store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
-    try:
-        yield server, Authority(store)
-    finally:
-        store.close()
-        server.stop()
-    assert server.alive_pids() == []
 
 
 # ---------------------------------------------------------------- helpers
