@@ -7,7 +7,7 @@ import pytest
 from treegames.tables.authority import Authority
 from treegames.tables.limits import Limits
 from treegames.tables.store import open_store
-from treegames.ui.tables.teacher import TeacherOverview, waited_words
+from treegames.ui.tables.teacher import TeacherOverview, overview_html, waited_words
 
 TEACHER = "TEACH-ONE"
 EVIL = "<script>alert(1)</script>"
@@ -98,3 +98,25 @@ def test_a_students_wrong_codes_do_not_lock_the_teacher_out(authority, monkeypat
     teacher = TeacherOverview(client=authority, follow=False)
     teacher.code_box.value = TEACHER
     assert teacher.show() and "Bo" in teacher.tables.value
+
+
+def test_each_table_has_a_small_live_picture_drawn_once_per_version(authority, monkeypatch):
+    from treegames.ui.tables import teacher
+
+    two_tables(authority)
+    mt = authority.create_table("mighty_trees", {}, ["person", "greedy"], visitor="t3", label="MT")
+    views = authority.overview(TEACHER)
+    html = overview_html(views)
+    assert html.count("<svg") == 3 and html.count(f'width="{teacher.PICTURE_WIDTH}"') == 3
+    drawn = []
+    real = teacher._picture_scene
+    monkeypatch.setattr(teacher, "_picture_scene", lambda v: drawn.append(v.code) or real(v))
+    overview_html(views)
+    assert drawn == [], "an unchanged table is not drawn again"
+    view = authority.view(mt.token)
+    authority.move(mt.token, view.version, view.legal[0])
+    overview_html(authority.overview(TEACHER))
+    assert drawn == [view.code], "only the table that changed is drawn again"
+    hands = [c for s in range(2) for c in authority.state_of(view.table_id).hand(s)]
+    picture = teacher.table_picture(next(v for v in authority.overview(TEACHER) if v.code == view.code))
+    assert hands and not any(card.name in picture for card in hands), "the picture shows no Command"

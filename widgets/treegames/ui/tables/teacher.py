@@ -9,9 +9,11 @@ itself (a background thread asks again every few seconds while the code is accep
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 
 import ipywidgets as widgets
 
+from ... import core
 from .. import safety
 from ..styles import icon_button
 from ..text import escape, message_box, panel
@@ -67,7 +69,54 @@ NARROW_CSS = (
     ".treegames-teacher-tables td::before{content:attr(data-label) ': ';color:#555}}</style>")
 """On a phone each table is a short block of labelled lines instead of a row wider than the screen."""
 
-COLUMNS = ("Code", "Game", "Label", "Now", "Waited", "Away", "Actions")
+COLUMNS = ("Code", "Picture", "Game", "Label", "Now", "Waited", "Away", "Actions")
+PICTURE_WIDTH = 120
+"""Pixels across a table's small picture."""
+_PICTURES: OrderedDict[tuple[str, int], str] = OrderedDict()
+"""Pictures already drawn, by (table id, version): a table is drawn again only when it has changed."""
+KEPT_PICTURES = 600
+
+
+def _picture_scene(view):
+    """The table's scene from what the overview may see (the public view for hidden cards), or None."""
+    if view.player_view is not None:
+        from ...tables.views import player_view_from_json
+        from ..mighty_trees.table_scene import table_scene
+
+        return table_scene(player_view_from_json(view.player_view))
+    if not view.saved:
+        return None
+    state = core.games()[view.game].new_game(**view.options).state_from_json(view.saved)
+    if view.game == "aspens":
+        from ..aspens.scene import HexGeometry, game_scene
+
+        return game_scene(state, HexGeometry(), show_targets=False)
+    if view.game == "bosk":
+        from ..bosk.scene import park_scene
+
+        return park_scene(state)
+    return None
+
+
+def table_picture(view) -> str:
+    """A small SVG of the table at its version (drawn once per version), or '' when there is none."""
+    key = (view.table_id, view.version)
+    if key not in _PICTURES:
+        try:
+            scene = _picture_scene(view)
+        except ValueError:  # a state the kit cannot draw: no picture rather than no overview
+            scene = None
+        svg = ""
+        if scene is not None:
+            height = round(scene.height * PICTURE_WIDTH / scene.width)
+            svg = scene.to_svg().replace(
+                f'width="{scene.width}" height="{scene.height}"',
+                f'width="{PICTURE_WIDTH}" height="{height}" role="img" '
+                f'aria-label="The table {escape(view.code)} now"', 1)
+        _PICTURES[key] = svg
+        while len(_PICTURES) > KEPT_PICTURES:
+            _PICTURES.popitem(last=False)
+    return _PICTURES[key]
 
 
 def overview_html(views: list) -> str:
@@ -78,7 +127,7 @@ def overview_html(views: list) -> str:
     for v in views:
         away = [seat_words(v, i) for i, s in enumerate(v.seats)
                 if s.get("kind") == "person" and s.get("taken") and not s.get("connected")]
-        cells = (f"<b>{escape(v.code)}</b>", escape(v.game), escape(v.label), escape(turn_words(v)),
+        cells = (f"<b>{escape(v.code)}</b>", table_picture(v), escape(v.game), escape(v.label), escape(turn_words(v)),
                  escape(waited_words(v.updated_ago)), escape(", ".join(away)) or "-", str(len(v.log)))
         rows.append("<tr>" + "".join(f"<td data-label='{name}'{' class=tg-code' if name == 'Code' else ''}>{cell}</td>"
                                      for name, cell in zip(COLUMNS, cells, strict=True)) + "</tr>")
