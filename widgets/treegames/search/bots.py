@@ -61,6 +61,8 @@ class CoachBot:
     """Chooses by Monte Carlo tree search; ``iterations`` per move and ``rollout`` (default: the game's)."""
 
     level = Level.MEDIUM
+    thinks_long = True
+    """A move takes long enough (up to seconds) that a page should think on a worker thread, not its loop."""
 
     def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
                  rollout: Rollout | str | None = None):

@@ -91,6 +91,7 @@ class GameDashboard(widgets.VBox):
                  answer: bool = True, speed: int = 10):
         self.game_type = self.game_module.GAME_TYPE
         self._task = None
+        self._thinking = False
         self._log_cache: dict[int, tuple[object, str]] = {}
         self._targets_cache: tuple[object, list] | None = None
         self.cursor: str | None = None
@@ -399,6 +400,8 @@ class GameDashboard(widgets.VBox):
         if bot is None:
             self._say(self.your_move_text(s))
             return False
+        if self._thinking:  # the coach is choosing on its worker thread: its own move comes by itself
+            return False
         self._advance_to(s.apply(bot.choose(s)))
         return True
 
@@ -521,7 +524,8 @@ class GameDashboard(widgets.VBox):
         """Step at the chosen speed until paused, a person must act, or the game ends."""
         try:
             while self.auto_button.value and not self.state.is_terminal():
-                if not self.step():
+                moved = await self._think_off_the_loop()
+                if moved is False or (moved is None and not self.step()):
                     break
                 if self.is_human_turn() and not self.timeline.can_forward():
                     self._say(self.your_move_text(self.state))  # stop at once: a person is to move
@@ -533,6 +537,30 @@ class GameDashboard(widgets.VBox):
         finally:
             self.auto_button.value = False
             self._task = None
+
+    async def _think_off_the_loop(self) -> bool | None:
+        """A bot that thinks long (the coach) chooses on a worker thread, so the page answers meanwhile.
+
+        None when the newest state's mover is not such a bot (step as usual); True once it has moved;
+        False when the game on screen changed while it thought (its move is dropped).
+        """
+        s = self.state
+        if (self.controller is not None or self.timeline.can_forward() or s.is_terminal()
+                or s.current_player < 0):
+            return None
+        bot = self.bots[s.current_player]
+        if bot is None or not getattr(bot, "thinks_long", False):
+            return None
+        self._say(f"{escape(self.player_name(s.current_player))} (the coach) is thinking…")
+        self._thinking = True
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(None, bot.choose, s)
+        finally:
+            self._thinking = False
+        if self.state is not s or not self.auto_button.value:
+            return False
+        self._advance_to(s.apply(action))
+        return True
 
     def stop_auto(self) -> None:
         """Stop auto-play (or a bot's answer) if it runs."""
