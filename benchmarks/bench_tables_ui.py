@@ -7,8 +7,10 @@ path: the server is started here, its key read from its preheated kernel's envir
 plays its first highlighted place (``play_at``, the click path) and the clock runs until the other
 dashboard's long-poll thread has pushed the new state into its timeline (its refresh, board included,
 has run). Measured with 1 table, then with 15 tables and 30 seats live (every dashboard long-polling).
-This is the kernel side only: the browser's websocket and canvas drawing come on top (see
-tests/browser/test_shared_tables.py for the real pages).
+Last, the whole path in Chromium: two pages of the real class server at one table, a click on the
+mover's board, and the clock (Date.now() in both pages) runs until the opponent's page draws on its
+board canvas (its drawing calls are watched in the page) -- kernel, authority, long poll, websocket and
+canvas included.
 """
 
 from __future__ import annotations
@@ -129,6 +131,60 @@ def over_the_mount(runs: list[tuple[int, int]]) -> list[list[float]]:
             server.stop()
 
 
+DRAW_WATCH_JS = """() => { window.__lastDraw = 0; const proto = CanvasRenderingContext2D.prototype;
+  for (const name of ['fill', 'fillRect', 'drawImage', 'putImageData', 'stroke']) {
+    const real = proto[name];
+    proto[name] = function (...args) { window.__lastDraw = Date.now(); return real.apply(this, args); };
+  } }"""
+"""Record in the page the time of its latest canvas drawing call."""
+
+
+def browser_redraw(moves: int) -> list[float]:
+    """Click to the opponent's canvas drawing, in Chromium, over the real class server (started here)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+    import test_shared_tables as pages  # the browser test's page helpers (open, create, join)
+    from playwright.sync_api import sync_playwright
+
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        env = {k: v for k, v in harness.os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
+        server = harness.start_class_server(preheat=False, env={**env, "TREEGAMES_DATA_DIR": folder})
+        store = open_store(f"sqlite:///{folder}/treegames.sqlite3")
+        try:
+            with sync_playwright() as playwright:
+                browser = harness.launch_chromium(playwright)
+                contexts, (a, b), code = pages.start_table(browser, server)
+                authority = Authority(store)
+                kit = AspensPlay()
+                for page in (a, b):
+                    page.evaluate(DRAW_WATCH_JS)
+                for _ in range(moves):
+                    table_id, state = pages.table_state(authority, code)
+                    if state.is_terminal():
+                        break
+                    mover, other = (a, b) if state.current_player == 0 else (b, a)
+                    places = [p for p in kit.places() if state.actions_at(p)]
+                    harness.wait_until_stable(mover)
+                    harness.wait_until_stable(other)
+                    mover.evaluate(pages.SHOW_BOARD)
+                    start = mover.evaluate("() => Date.now()")
+                    if places:
+                        harness.click_canvas(mover, *kit.place_centre(places[0]))
+                    else:
+                        pages.press(mover, "End turn")
+                    other.wait_for_function("(t) => window.__lastDraw > t", arg=start, timeout=60_000)
+                    times.append((other.evaluate("() => window.__lastDraw") - start) / 1000)
+                    logged = len(state.history)
+                    wait(lambda t=table_id, n=logged: len(authority.log_of(t)) > n)
+                for context in contexts:
+                    context.close()
+                browser.close()
+        finally:
+            store.close()
+            server.stop()
+    return times
+
+
 def report(name: str, times: list[float]) -> None:
     """Print p50 and p95 in milliseconds."""
     ordered = sorted(times)
@@ -148,6 +204,7 @@ def main() -> None:
     one, many = over_the_mount([(1, moves), (15, moves)])
     report("class server mount (HTTP), 1 table", one)
     report("class server mount (HTTP), 15 tables, 30 seats live", many)
+    report("Chromium pages, 1 table: click to the opponent's canvas drawing", browser_redraw(moves))
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def press(page, name: str) -> None:
 def steps_played_in(page, ms: int) -> int:
     """Start auto-play between two bots, pause after ``ms``, and count the moments in the event log."""
     page.get_by_role("tab", name="New game").click()
-    page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
+    page.locator(".widget-dropdown", has_text="Aspen").locator("select").first.select_option(label="Bot (greedy)")  # New game tab
     press(page, "Start new game")
     page.get_by_role("tab", name="Event log").click()
     log = page.get_by_label("Event log")

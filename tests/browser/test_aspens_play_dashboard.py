@@ -100,7 +100,7 @@ def test_odds_tab_draws_the_exact_gains(play_page):
 def test_auto_play_watches_two_bots_to_the_end(play_page):
     page, _, errors = play_page
     page.get_by_role("tab", name="New game").click()
-    page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
+    page.locator(".widget-dropdown", has_text="Aspen").locator("select").first.select_option(label="Bot (greedy)")  # New game tab
     press(page, "Start new game")
     page.get_by_role("tab", name="Event log").click()
     readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator("input")  # the speed is a labelled number box (issue 21)
