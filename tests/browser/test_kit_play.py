@@ -171,7 +171,7 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
         chosen = re.search(r"Cursor on (\w+)", page.locator(".treegames-message").inner_text()).group(1)
         page.keyboard.press("Enter")
         wait_step(page, 3)  # Aspen's seed, and Pine answers by itself
-        log = page.locator(".widget-select select").inner_text().replace("\xa0", " ")
+        log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")
         assert f"Aspen seeds a starting tree on {chosen}" in log
         page.keyboard.press("Tab")
         page.get_by_text("Cursor on").first.wait_for(timeout=20_000)
@@ -267,7 +267,7 @@ def test_after_end_turn_the_bot_answers_by_itself_with_the_dice_shown(browser, v
         page.get_by_role("button", name=re.compile(r"^\W*Auto-play\s*$")).wait_for(timeout=20_000)
         assert step_shown(page) > 24, "Pine rolled, planted and ended its turn, then Aspen's dice were rolled"
         assert harness.canvas_stats(page, 1)["hash"] != dice_before, "the dice show the new rolls"
-        log = page.locator(".widget-select select").inner_text().replace("\xa0", " ")
+        log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")
         assert "Pine" in log and "Wind die shows" in log
         assert errors == []
         harness.screenshot(page, "kit-bot-answered")
