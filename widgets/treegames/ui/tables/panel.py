@@ -85,6 +85,8 @@ class TablePanel(widgets.VBox):
         self.watch_button = icon_button("Watch", "forward", tooltip="Follow that table without a seat")
         self.list_button = icon_button("Open tables", "down", tooltip="Tables on this server waiting for players")
         self.open_list = widgets.Select(options=[], rows=4, layout=widgets.Layout(width="100%"))
+        self.open_list.add_class("treegames-label-sr-only")  # named for assistive technology, not on screen
+        self.open_list.description = "Open tables"
         self.leave_button = icon_button("Leave table", "back", tooltip="Stop following this table",
                                         layout=widgets.Layout(width="auto"))
         self.bot_button = icon_button("Put a bot in a gone seat", "step",
