@@ -166,8 +166,8 @@ class TeacherOverview(widgets.VBox):
         self.sure_box = widgets.Checkbox(value=False, description="Yes, delete every table", indent=False)
         self.reset_button = icon_button("Reset everything", "undo", tooltip="Delete every table, seat and log",
                                         button_style="danger")
-        self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
-        self.tables = widgets.HTML(layout=widgets.Layout(width="100%", overflow="auto"))
+        self.note = widgets.HTML()  # stretches to the page (a width of 100% would add its margins)
+        self.tables = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         for button, fn in ((self.show_button, self.show), (self.close_button, self.close),
                            (self.bot_button, self.replace), (self.reset_button, self.reset)):
             safety.on_click(button, fn, report=report)
