@@ -108,6 +108,10 @@ canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
   .treegames-side{flex-basis:100%!important;max-width:100%!important}
   .treegames-dashboard .widget-inline-hbox .widget-label{min-width:0!important;width:auto!important}
   .treegames-dashboard .widget-hslider{max-width:100%!important}
+  .treegames-dashboard .lm-TabBar,.treegames-dashboard .lm-TabBar-content{min-height:0!important;height:auto!important;
+    max-height:none!important;overflow:visible!important}
+  .treegames-dashboard .lm-TabBar-content{flex-wrap:wrap!important}
+  .treegames-dashboard .lm-TabBar-tab{flex:0 0 auto!important;min-width:0!important;max-width:none!important}
 }
 """
 
