@@ -43,6 +43,21 @@ def wait_until(predicate, timeout: float = 20.0, step: float = 0.05):
     raise AssertionError("condition not reached in time")
 
 
+def end_group(proc: subprocess.Popen, kill: bool = False) -> None:
+    """End a helper process's own process group (SIGKILL when ``kill``, SIGKILL anyway after 10 s) and wait."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+
 def _has_user(name: str) -> bool:
     """Whether the system has a user called ``name``."""
     try:

@@ -27,14 +27,13 @@ class Clock:
 # ---------------------------------------------------------------- real server processes
 
 import os  # noqa: E402
-import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests/: the shared PostgreSQL helper
-from pgserver import PG_BIN, PostgresServer, free_port, wait_until  # noqa: E402, F401
+from pgserver import PG_BIN, PostgresServer, end_group, free_port, wait_until  # noqa: E402, F401
 
 KEY = "test-server-key-0123456789"
 
@@ -62,15 +61,6 @@ class ExperimentServer:
 
     def stop(self, kill: bool = False) -> None:
         """Stop the server's process group (SIGKILL when ``kill``)."""
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        end_group(self.proc, kill)
         if self.proc.stdout:
             self.proc.stdout.close()

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+from pgserver import end_group
 from treegames.tables.authority import Authority, replay_table
 from treegames.tables.limits import Limits
 
@@ -102,16 +102,7 @@ class Proc:
 
     def stop(self, kill: bool = False) -> None:
         """End the process group (SIGKILL when ``kill``) and wait for it."""
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(10)
+        end_group(self.proc, kill)
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe:
                 try:
