@@ -211,7 +211,7 @@ def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatc
     from treegames.lab import runner
 
     started = []
-    real = runner._start_worker
+    real = runner.start_worker
 
     def second_fails():
         if started:
@@ -219,7 +219,7 @@ def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatc
         started.append(real())
         return started[-1]
 
-    monkeypatch.setattr(runner, "_start_worker", second_fails)
+    monkeypatch.setattr(runner, "start_worker", second_fails)
     run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=400), workers=2).start()
     assert run.wait(30) and run.state is RunState.FAILED
     assert "no more processes" in run.error

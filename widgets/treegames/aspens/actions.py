@@ -147,7 +147,7 @@ END_TURN = EndTurn()
 
 def _is_hex(value: object) -> bool:
     """True for a pair of whole numbers (a Hex or a plain tuple), the only thing a hex can be."""
-    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
+    return isinstance(value, tuple) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int
 
 
 def malformed(action: object) -> str | None:
@@ -157,18 +157,19 @@ def malformed(action: object) -> str | None:
     written into the history in a form the notation cannot read back, so they are refused.
     """
     kind = type(action)
+    if kind is GrowUp or kind is GrowOut or kind is Seed:  # the common case first (every planting)
+        if not _is_hex(action.cell):
+            return "a hex is a pair of whole numbers (q, r)"
+        if kind is GrowOut and (action.source is not None or action.direction is not None):
+            if not _is_hex(action.source) or not isinstance(action.direction, Direction):
+                return "a grow-out's source must be a hex and its direction a Direction"
+        return None
     if kind is ChooseFirst:
         return None if type(action.player) is int else "the player must be 0 (Aspen) or 1 (Pine)"
     if kind is RollSun:
         return None if type(action.value) is int else "the Sun die shows a whole number 2-7"
     if kind is RollWind:
         return None if isinstance(action.direction, Direction) else "the Wind die shows a Direction"
-    if kind is Seed or kind is GrowUp or kind is GrowOut:
-        if not _is_hex(action.cell):
-            return "a hex is a pair of whole numbers (q, r)"
-        if kind is GrowOut and (action.source is not None or action.direction is not None):
-            if not _is_hex(action.source) or not isinstance(action.direction, Direction):
-                return "a grow-out's source must be a hex and its direction a Direction"
     return None
 
 

@@ -91,6 +91,9 @@ OPTION_DEFAULTS: dict[str, Any] = {o.name: o.default for o in OPTIONS}
 TALL = 255
 """A stack of this many trees or more keeps its exact height in ``_tall`` (the byte saturates there)."""
 
+_BYTE = tuple(bytes((v,)) for v in range(256))
+"""Each byte value as a one-byte ``bytes``, for raising one stack's height."""
+
 _PLANT = Phase.PLANT
 _GROW_START = Phase.GROW_START
 
@@ -704,10 +707,12 @@ class AspensState(core.FrozenState):
     def _planted(self, action: Action, player: int, b: int) -> AspensState:
         """The child state after ``action`` put one tree of ``player`` (from the hand) on bit ``b``."""
         s = self._child(action)
-        row = bytearray(self._heights[player])
-        if row[b] < TALL:
-            row[b] += 1
+        old = self._heights[player]
+        height = old[b]
+        if height < TALL:
+            row = old[:b] + _BYTE[height + 1] + old[b + 1:]  # a new bytes with one byte raised (no bytearray)
         else:  # a stack of 255+ trees: the byte stays saturated, the exact height lives in _tall
+            row = old
             tall = dict(self._tall[player])
             tall[b] = tall.get(b, TALL) + 1
             s._tall = (tuple(sorted(tall.items())), self._tall[1]) if player == ASPEN else (
@@ -716,11 +721,11 @@ class AspensState(core.FrozenState):
         h0, h1 = self._hand
         if player == ASPEN:
             s._own = (o0 | (1 << b), o1)
-            s._heights = (bytes(row), self._heights[1])
+            s._heights = (row, self._heights[1])
             s._hand = (h0 - 1, h1)
         else:
             s._own = (o0, o1 | (1 << b))
-            s._heights = (self._heights[0], bytes(row))
+            s._heights = (self._heights[0], row)
             s._hand = (h0, h1 - 1)
         return s
 

@@ -42,7 +42,8 @@ from .pipes import receive, send
 from .results import Results
 from .tournament import GameRecord, TournamentSpec, play_games
 
-__all__ = ["RunState", "TournamentRun", "MAX_WORKERS", "PROCESS_THRESHOLD", "default_workers", "run_tournament"]
+__all__ = ["RunState", "TournamentRun", "MAX_WORKERS", "PROCESS_THRESHOLD", "default_workers", "run_tournament",
+           "start_worker", "stop_workers"]
 
 log = logging.getLogger(__name__)
 
@@ -224,7 +225,7 @@ class TournamentRun:
         feeders: list[threading.Thread] = []
         try:
             for i in range(self.workers):  # one at a time, so a failed start still stops the ones already running
-                self._processes.append(_start_worker())
+                self._processes.append(start_worker())
                 feeders.append(threading.Thread(target=self._feed, args=(self._processes[-1], chunks), daemon=True,
                                                 name=f"treegames-tournament-feed-{i}"))
             for feeder in feeders:
@@ -262,7 +263,7 @@ class TournamentRun:
                 self.error = "a worker process stopped unexpectedly"
 
 
-def _start_worker() -> subprocess.Popen:
+def start_worker() -> subprocess.Popen:
     """A new worker process running ``python -m treegames.lab.worker`` with this package importable."""
     package_root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)

@@ -3,7 +3,9 @@
 The parent (:mod:`.runner`) writes length-prefixed pickles on the worker's stdin:
 first the :class:`~.tournament.TournamentSpec`, then one ``(start, stop)`` chunk
 at a time, then ``None``.  For each chunk the worker answers on stdout with
-``("ok", start, records)`` or ``("error", start, traceback text)``.  The worker
+``("ok", start, records)`` or ``("error", start, traceback text)``.  A first
+message with a ``serve`` method is a job that runs its own loop instead (a search
+tree of :mod:`treegames.search.parallel`).  The worker
 lowers its own priority first (``nice``).  A plain interpreter started with
 ``-m`` never re-imports the parent's main script, so it works the same from a
 script, a test or a Jupyter kernel.
@@ -32,6 +34,9 @@ def main() -> int:
     sys.stdout = sys.stderr  # nothing else may write on the message pipe
     try:
         spec = receive(source)
+        if hasattr(spec, "serve"):  # a job that runs its own loop (a search tree: treegames.search.parallel)
+            spec.serve(source, sink)
+            return 0
         while (task := receive(source)) is not None:
             start, stop = task
             try:

@@ -74,8 +74,8 @@ PLAN_DEPTH = 3
 def progress(state: MightyTreesState, player: int) -> float:
     """How close ``player`` is to capturing the habitat, from the trees on their side."""
     lo = SLOTS * player
-    canopy = sum(c >= 0 for c in state.canopy_slots[lo : lo + SLOTS])
-    under = sum(c >= 0 for c in state.under[lo : lo + SLOTS])
+    canopy = SLOTS - state.canopy_slots[lo : lo + SLOTS].count(-1)  # an empty slot holds -1, a tree its card id
+    under = SLOTS - state.under[lo : lo + SLOTS].count(-1)
     value = CANOPY_VALUE * canopy + UNDERSTORY_VALUE * under + WIN_VALUE * state.captured[player]
     if canopy == SLOTS - 1 and under:
         value += ONE_GROW_VALUE

@@ -2,10 +2,11 @@
 
 * :mod:`.mcts` -- :class:`Search` (UCT with exact chance nodes), :class:`Budget`,
   :class:`Rollout`, :class:`Progress` and per-move :class:`MoveStats`;
+* :mod:`.parallel` -- :class:`ParallelSearch`: root-parallel trees, in worker processes where that pays;
 * :mod:`.worlds` -- :class:`WorldSampler`: determinized hidden cards from what a player sees;
 * :mod:`.bots` -- ``coach-easy``, ``coach-medium`` and ``coach-hard`` for ``GameType.bots``.
 
-Imports go worlds <- mcts <- bots; the game packages import :mod:`.bots` to list the coach.
+Imports go worlds <- mcts <- parallel <- bots; the game packages import :mod:`.bots` to list the coach.
 """
 
 from .bots import (
@@ -13,6 +14,7 @@ from .bots import (
     GAME_ROLLOUT,
     GAME_SCALE,
     LEVEL_ITERATIONS,
+    LEVEL_TREES,
     CoachBot,
     CoachEasy,
     CoachHard,
@@ -22,10 +24,11 @@ from .bots import (
     rollout_for,
 )
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
+from .parallel import ParallelSearch
 from .worlds import HiddenInformationError, WorldSampler
 
 __all__ = [
-    "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
-    "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError",
+    "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler",
 ]

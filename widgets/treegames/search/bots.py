@@ -8,6 +8,12 @@ random playouts are much quicker than in Aspens (two-player Bosk games are short
 so that coach-medium answers in about a second or less on a 2-core machine in
 every game (``benchmarks/bench_coach.py`` measures it).  The playouts are random,
 except in Mighty Trees where greedy ones cost little more (:data:`GAME_ROLLOUT`).
+
+coach-medium and coach-hard search root-parallel (:data:`LEVEL_TREES` trees,
+:mod:`.parallel`): on a Play page the second tree grows in a worker process when
+the move would otherwise take over a second, and in a lab tournament both grow in
+the worker already playing the game.  With a playout budget the moves are the same
+either way.
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ from typing import Any
 
 from .. import core
 from .mcts import Budget, Rollout, Search
+from .parallel import ParallelSearch
 
-__all__ = ["Level", "LEVEL_ITERATIONS", "GAME_SCALE", "GAME_ROLLOUT", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
+__all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "GAME_SCALE", "GAME_ROLLOUT", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
 
 
 class Level(StrEnum):
@@ -32,6 +39,9 @@ class Level(StrEnum):
 
 LEVEL_ITERATIONS = {Level.EASY: 25, Level.MEDIUM: 200, Level.HARD: 800}
 """Playouts per move at each level (Aspens and Mighty Trees; see GAME_SCALE)."""
+
+LEVEL_TREES = {Level.EASY: 1, Level.MEDIUM: 2, Level.HARD: 2}
+"""Root-parallel trees per level (the playouts are shared among them; see :mod:`.parallel`)."""
 
 GAME_SCALE = {("bosk", 2): 5, ("bosk", 3): 2, ("bosk", 4): 2}
 """(game, players) -> budget multiplier, from measured playout speed (Bosk 2p: about 2,000 random playouts/s)."""
@@ -58,18 +68,19 @@ def iterations_for(level: Level, game: str, players: int) -> int:
 
 
 class CoachBot:
-    """Chooses by Monte Carlo tree search; ``iterations`` per move and ``rollout`` (default: the game's)."""
+    """Chooses by Monte Carlo tree search; ``iterations`` per move, ``rollout`` and ``trees`` (defaults: the level's and game's)."""
 
     level = Level.MEDIUM
     thinks_long = True
     """A move takes long enough (up to seconds) that a page should think on a worker thread, not its loop."""
 
     def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
-                 rollout: Rollout | str | None = None):
+                 rollout: Rollout | str | None = None, trees: int | None = None):
         self.rng = rng if rng is not None else random.Random(0)
         self.iterations = iterations  # None: the level's budget for the game being played
         self.rollout = None if rollout is None else Rollout(rollout)  # None: the game's (rollout_for)
-        self.last_search: Search | None = None
+        self.trees = LEVEL_TREES[self.level] if trees is None else trees
+        self.last_search: Search | ParallelSearch | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(iterations={self.iterations})"
@@ -87,7 +98,9 @@ class CoachBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        search = Search(state, self.rng, rollout=self.rollout or rollout_for(state.game.name))
+        rollout = self.rollout or rollout_for(state.game.name)
+        search = (Search(state, self.rng, rollout=rollout) if self.trees == 1
+                  else ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees))
         search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
         return search.best()

@@ -47,6 +47,7 @@ class WorldSampler:
 
     def __init__(self, state: Any, player: int):
         self.player = player
+        self._source = state  # only for pickling (see __reduce__): samples never read its hidden cards
         self.hidden = bool(state.game.game_type.has_hidden_information)
         if not self.hidden:
             self._state = state
@@ -69,6 +70,10 @@ class WorldSampler:
         base._trail, base._history = None, ()  # the real history names cards drawn by others
         base.__class__ = type(state)
         self._base = base
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the state and player it was built from (its base world has no replayable history)."""
+        return (WorldSampler, (self._source, self.player))
 
     def sample(self, rng: random.Random) -> Any:
         """One world: the unknown cards dealt at random to the other Commands and the draw pile."""
