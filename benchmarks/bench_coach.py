@@ -13,6 +13,9 @@ games per match-up; many hours, since coach-hard plays hundreds of playouts per 
   fair share is 25%.
 * **Time per move** -- coach-medium's wall time per decision over positions from
   GreedyBot games (mean and slowest), against the aim of at most 2 s.
+* **Root-parallel** -- the wall time of one search tree against two (the second in a
+  lab worker process, :mod:`treegames.search.parallel`) at coach-medium's and
+  coach-hard's budgets: where the second process pays, and where its start-up does not.
 * **Rollouts** -- playouts per second with random and with greedy playouts from
   the same positions, and a short match at equal thinking time per move.
 
@@ -29,7 +32,7 @@ import time
 
 from treegames import core
 from treegames.lab import TournamentRun, TournamentSpec, default_workers, wilson_interval
-from treegames.search import Budget, CoachBot, CoachMedium, Rollout, Search
+from treegames.search import Budget, CoachBot, CoachMedium, ParallelSearch, Rollout, Search, rollout_for
 
 LADDER = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
 """The games and player counts of the ladder."""
@@ -132,6 +135,24 @@ def equal_time_match(name: str, players: int, rates: dict[Rollout, float], per_m
           f"(95% {100 * low:.0f}-{100 * high:.0f}%) of {games}", flush=True)
 
 
+def parallel_speed(name: str, players: int, iterations: int, count: int) -> None:
+    """Print the wall time of one tree against two root-parallel trees (a worker process) at the same budget."""
+    times: dict[str, list[float]] = {"one tree": [], "two trees": []}
+    used = 0
+    for i, state in enumerate(positions(name, players, count, seed=13)):
+        start = time.perf_counter()
+        Search(state, random.Random(i), rollout=rollout_for(name)).think(Budget(iterations=iterations))
+        times["one tree"].append(time.perf_counter() - start)
+        search = ParallelSearch(state, random.Random(i), rollout=rollout_for(name), trees=2)
+        start = time.perf_counter()
+        search.think(Budget(iterations=iterations))
+        times["two trees"].append(time.perf_counter() - start)
+        used += search.used_processes
+    one, two = statistics.median(times["one tree"]), statistics.median(times["two trees"])
+    print(f"parallel {name} {players}p {iterations} playouts: one tree {one:.2f} s, two trees {two:.2f} s "
+          f"(median of {count}; x{one / two:.2f}; a worker process in {used} of {count})", flush=True)
+
+
 def main() -> None:
     """Print the coach's figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -154,6 +175,9 @@ def main() -> None:
     chosen = [(g, p) for g, p in LADDER if (not args.only or g in args.only) and (not args.players or p in args.players)]
     for name, players in chosen if not args.skip_timing else ():
         time_per_move(name, players, 6 if args.quick else 20)
+    for name, players in chosen if not args.skip_timing else ():
+        for budget in (200, 800):  # coach-medium's and coach-hard's playouts in Aspens and Mighty Trees
+            parallel_speed(name, players, budget * (5 if name == "bosk" else 1), 3 if args.quick else 6)
     for name, players in chosen if not args.skip_timing else ():
         rates = playout_rates(name, players, 2.0 if args.quick else 8.0)
         print(f"rollouts {name} {players}p playouts/s: random {rates[Rollout.RANDOM]:.0f}, "
