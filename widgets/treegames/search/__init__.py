@@ -22,10 +22,10 @@ from .bots import (
     rollout_for,
 )
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
-from .worlds import HiddenInformationError, WorldSampler
+from .worlds import HiddenInformationError, WorldSampler, unseen_cards
 
 __all__ = [
     "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError",
-    "HiddenInformationError", "WorldSampler",
+    "HiddenInformationError", "WorldSampler", "unseen_cards",
 ]
