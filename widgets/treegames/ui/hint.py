@@ -59,6 +59,7 @@ HINT_OFF = "Hint is off at this table; the table's creator can allow it when cre
 """What a press of Hint (or H) says at a shared table created without hints."""
 
 TOOLTIP = "What would the coach play here? (H)"
+"""The Hint button's tooltip when a hint can be given (otherwise the tooltip says why not)."""
 
 NOTE = ("Estimates from random playouts, not certainties: each interval is where the true share "
         "probably lies (95%). Think longer narrows them.")
@@ -129,7 +130,7 @@ class HintPanel(widgets.VBox):
     def hints_off(self) -> bool:
         """Whether the page is at a shared table whose authority says Hint is not allowed there."""
         table = self.table()
-        return table is not None and getattr(table.view, "hint_allowed", False) is not True
+        return table is not None and table.view.hint_allowed is not True
 
     def why_not(self, state: Any) -> str | None:
         """Why the coach cannot give a hint for ``state`` now, or None if it can."""
@@ -291,7 +292,7 @@ class HintPanel(widgets.VBox):
                 self.hint_button.tooltip = self.why_not(state) or TOOLTIP
 
     def _mark_off(self) -> None:
-        """At a table without hints the button looks off and the reason stays under it (and goes on leaving)."""
+        """At a table without hints the button looks off and the reason stays under it (both go on leaving)."""
         off = self.hints_off()
         if off == self._off:
             return

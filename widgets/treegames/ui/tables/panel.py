@@ -43,6 +43,7 @@ HINT_WORDS = {True: "Hint: allowed (practice)", False: "Hint: off at this table"
 """What the table box says about Hint, from the authority's view."""
 
 HINT_ON = "Hint is allowed at this table (practice): press Hint, or H on the board, on your move."
+"""Said to a player sitting at a table whose creator allowed Hint."""
 
 WATCHING = ("Watching: no Command is sent to this page, only the cards on the table and how many cards each "
             "player holds.")
@@ -232,7 +233,7 @@ class TablePanel(widgets.VBox):
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.attach(ticket, view)
         secret = f" {escape(SECRET if view.seat is not None else WATCHING)}" if self.hidden else ""
-        hint = f" {HINT_ON}" if view.hint_allowed is True and view.seat is not None else ""
+        hint = f" {escape(HINT_ON)}" if view.hint_allowed is True and view.seat is not None else ""
         self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{hint}{secret}")
         return True
 
