@@ -7,6 +7,9 @@
 * A spectator (420 px) watches a Mighty Trees table of a person against a bot and follows each move by
   itself; its frames carry no Command at all.
 * The teacher overview at 420 px lists the live tables and follows a move without a press.
+* Hint at an Aspens table (1280 px, 420 px): the creator ticks "Allow Hint at this table (practice)" by
+  keyboard, the player to move presses Hint and reads the coach's moves with their intervals; at a table
+  created without it, Hint and the H key only say that Hint is off there.
 
 The fixture is the one of test_shared_tables.py: the class server runs the authority in its own process
 (its SQLite file in a fresh data folder); the kernels call it over loopback; the test reads that file.
@@ -29,6 +32,7 @@ from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.table_scene import table_scene
 
 MT_PATH = "mighty_trees/play.ipynb"
+ASPENS_PATH = "aspens/play.ipynb"
 BOSK_PATH = "bosk/play.ipynb"
 TEACHER_PATH = "class/tables.ipynb"
 
@@ -380,3 +384,101 @@ def test_the_teacher_overview_at_420_px_lists_live_tables_and_follows_a_move(bro
     finally:
         context.close()
 
+
+# ---------------------------------------------------------------- (e) Hint, only where the creator allowed it
+
+HINT_BOX = "Allow Hint at this table (practice)"
+HINT_LINE = re.compile(r"^(.+?): wins (\d+)% \((\d+)–(\d+)%\) of (\d+) playouts?")
+
+
+def hint_lines(visitor: Visitor) -> list[re.Match | None]:
+    """The coach's moves the visitor's Hint panel lists, read with the move-line pattern."""
+    return [HINT_LINE.match(t.strip()) for t in visitor.page.locator(".treegames-hint-moves li").all_inner_texts()]
+
+
+def tick_by_keyboard(visitor: Visitor, ticked: bool) -> None:
+    """Set the Allow Hint box with the keyboard (Tab focus, Space), as a keyboard-only creator would."""
+    box = visitor.page.get_by_role("checkbox", name=HINT_BOX)
+    if box.is_checked() != ticked:
+        box.focus()
+        visitor.page.keyboard.press("Space")
+    visitor.page.wait_for_function("([name, want]) => Array.from(document.querySelectorAll('label')).some("
+                                   "l => l.innerText.includes(name) && l.querySelector('input').checked === want)",
+                                   arg=[HINT_BOX, ticked], timeout=10_000)
+
+
+def to_move(authority: Authority, code: str, seats: dict) -> tuple[Visitor, Visitor, object]:
+    """(the visitor whose seat is to move, the other one, the authority's state), once that page says so."""
+    _table_id, state = table_of(authority, code)
+    mover, other = seats[state.current_player], seats[1 - state.current_player]
+    mover.page.get_by_text("Your move.").first.wait_for(timeout=60_000)
+    return mover, other, state
+
+
+def test_hint_at_a_shared_table_only_where_its_creator_allowed_it(browser, served):
+    server, authority = served
+    a = Visitor(browser, server, ASPENS_PATH, 1280, "hint-a")
+    b = Visitor(browser, server, ASPENS_PATH, 420, "hint-b")
+    try:
+        box = a.page.get_by_role("checkbox", name=HINT_BOX)
+        assert box.is_visible() and not box.is_checked(), "Hint is off unless the creator ticks it"
+        tick_by_keyboard(a, True)
+        for visitor in (a, b):
+            visitor.page.get_by_role("checkbox", name=HINT_BOX).scroll_into_view_if_needed()
+            visitor.shot(f"tables-hint-box-{visitor.name}")
+        code = create(a, "Practice")
+        sit(b, code)
+        for visitor in (a, b):
+            visitor.page.get_by_text("Hint: allowed (practice)").first.wait_for(timeout=30_000)
+        mover, other, state = to_move(authority, code, {0: a, 1: b})
+        press(mover.page, "Hint")
+        mover.page.locator(".treegames-hint-moves li").first.wait_for(timeout=90_000)
+        lines = hint_lines(mover)
+        assert lines and all(lines), mover.page.locator(".treegames-hint-moves").inner_text()
+        legal = {str(x) for x in state.legal_actions()}
+        assert {m.group(1) for m in lines} <= legal, "the coach lists only legal moves of this position"
+        for m in lines:
+            assert int(m.group(3)) <= int(m.group(2)) <= int(m.group(4)), m.group(0)
+        assert "(the coach's choice)" in mover.page.locator(".treegames-hint-moves li").first.inner_text()
+        mover.page.locator(".treegames-hint").scroll_into_view_if_needed()
+        mover.shot(f"tables-hint-allowed-{mover.name}")
+        press(other.page, "Hint")
+        other.page.get_by_text("a hint is for your own move").first.wait_for(timeout=30_000)
+        assert other.page.locator(".treegames-hint-moves li").count() == 0
+        assert all(v.errors == [] and v.dialogs == [] for v in (a, b))
+
+        for visitor in (a, b):  # a second table, created without Hint
+            press(visitor.page, "Leave table")
+            visitor.page.get_by_text("You left the table").first.wait_for(timeout=30_000)
+        assert a.page.get_by_role("checkbox", name=HINT_BOX).is_checked(), "the box keeps what was ticked"
+        tick_by_keyboard(a, False)
+        press(a.page, "Create table")
+        a.page.wait_for_function("(old) => { const c = document.querySelector('.treegames-table-code');"
+                                 " return c && c.offsetParent && c.innerText.trim() !== old; }", arg=code,
+                                 timeout=60_000)
+        match = a.page.locator(".treegames-table-code").inner_text().strip()
+        sit(b, match)
+        b.page.get_by_text(f"{match}").first.wait_for(timeout=30_000)
+        off = "Hint is off at this table; the table's creator can allow it when creating the table."
+        for visitor in (a, b):
+            visitor.page.get_by_text("Hint: off at this table").first.wait_for(timeout=30_000)
+            visitor.page.get_by_text(off).first.wait_for(timeout=30_000)  # said before any press
+            assert "treegames-hint-off" in (visitor.page.get_by_role("button", name="Hint", exact=True)
+                                            .get_attribute("class") or "")
+        mover, other, _state = to_move(authority, match, {0: a, 1: b})
+        press(mover.page, "Hint")
+        mover.page.locator("canvas.treegames-board-canvas").focus()
+        mover.page.keyboard.press("h")
+        mover.page.wait_for_timeout(1500)  # time for a coach that would have started to show something
+        assert mover.page.get_by_text(off).count() >= 1
+        assert mover.page.locator(".treegames-hint-moves li").count() == 0
+        assert "thinking" not in mover.page.locator(".treegames-hint").inner_text()
+        mover.page.locator(".treegames-hint").scroll_into_view_if_needed()
+        mover.shot(f"tables-hint-off-{mover.name}")
+        other.page.locator(".treegames-hint").scroll_into_view_if_needed()
+        other.shot(f"tables-hint-off-{other.name}")
+        assert all(v.errors == [] and v.dialogs == [] for v in (a, b))
+        assert all("Traceback" not in v.page.content() for v in (a, b))
+    finally:
+        a.close()
+        b.close()

@@ -165,6 +165,32 @@ def test_wrong_types_in_the_right_names_are_the_authoritys_refusals(live):
     assert client.view(mover.token).version == view.version
 
 
+def test_hint_allowed_crosses_the_wire_only_with_create_and_a_page_cannot_send_it_later(live):
+    client = tables_client.connect(live.url, KEY)
+    practice = client.create_table("aspens", None, ["person", "greedy"], visitor="p", hint_allowed=True)
+    assert client.view(practice.token).hint_allowed is True
+    mover, other, view = started(client)  # created without it
+    assert view.hint_allowed is False
+    status, answer = post(live, "create_table", json.dumps({"game": "aspens", "options": None,
+                                                            "seats": ["person", "person"],
+                                                            "hint_allowed": "true"}).encode())
+    assert status == 400 and answer["error"] == "BadRequest" and "true or false" in answer["message"]
+    waiting = client.create_table("aspens", None, ["person", "person"], visitor="w")
+    forged = [("join", {"code": waiting.code, "visitor": "c", "hint_allowed": True}),
+              ("move", {"token": mover.token, "version": view.version, "action": view.legal[0],
+                        "hint_allowed": True}),
+              ("view", {"token": other.token, "hint_allowed": True}),
+              ("wait", {"token": other.token, "version": view.version, "timeout": 0, "hint_allowed": True}),
+              ("resume", {"token": other.token, "hint_allowed": True})]
+    for method, body in forged:
+        status, answer = post(live, method, json.dumps(body).encode())
+        assert (status, answer["error"]) == (400, "BadRequest"), (method, answer)
+    assert [client.view(t.token).hint_allowed for t in (mover, other)] == [False, False]
+    assert client.view(mover.token).version == view.version, "the forged move was not played"
+    joined = client.join(waiting.code, visitor="c")  # the seat was still free: the forged join took nothing
+    assert client.view(joined.token).hint_allowed is False
+
+
 def test_the_experiments_are_served_beside_the_tables(live):
     from treegames.experiments.client import connect
 

@@ -127,13 +127,3 @@ def test_the_h_key_asks_for_a_hint_and_again_thinks_longer():
     assert w.hint_panel.wait(60) and w.hint_panel.search.iterations == 48
     w.key("H")
     assert w.hint_panel.wait(60) and w.hint_panel.search.iterations == 48 + 96
-
-
-def test_hints_are_off_at_a_shared_table():
-    w = BoskPlay(seed=3)
-    to_person(w)
-    w.controller = object()  # what a shared table installs; the panel only asks whether there is one
-    try:
-        assert w.hint_panel.why_not(w.state) == "Hints are off at a shared table."
-    finally:
-        w.controller = None

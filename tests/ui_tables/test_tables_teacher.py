@@ -120,3 +120,17 @@ def test_each_table_has_a_small_live_picture_drawn_once_per_version(authority, m
     hands = [c for s in range(2) for c in authority.state_of(view.table_id).hand(s)]
     picture = teacher.table_picture(next(v for v in authority.overview(TEACHER) if v.code == view.code))
     assert hands and not any(card.name in picture for card in hands), "the picture shows no Command"
+
+
+def test_each_table_says_in_a_word_whether_hint_is_allowed_there(authority):
+    practice = authority.create_table("bosk", {}, ["person", "greedy"], visitor="t4", label="Practice",
+                                      hint_allowed=True)
+    match = authority.create_table("bosk", {}, ["person", "greedy"], visitor="t5", label="Match")
+    t = TeacherOverview(client=authority, follow=False)
+    t.code_box.value = TEACHER
+    assert t.show()
+    rows = {code: row for row in t.tables.value.split("<tr")[2:] for code in (practice.code, match.code)
+            if code in row}
+    assert "data-label='Hint'>allowed</td>" in rows[practice.code]
+    assert "data-label='Hint'>off</td>" in rows[match.code]
+    assert "<th align=left>Hint</th>" in t.tables.value

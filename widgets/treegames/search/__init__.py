@@ -25,10 +25,10 @@ from .bots import (
 )
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
 from .parallel import ParallelSearch
-from .worlds import HiddenInformationError, WorldSampler
+from .worlds import HiddenInformationError, WorldSampler, unseen_cards
 
 __all__ = [
     "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
-    "HiddenInformationError", "WorldSampler",
+    "HiddenInformationError", "WorldSampler", "unseen_cards",
 ]

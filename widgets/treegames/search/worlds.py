@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import core
 
-__all__ = ["WorldSampler", "HiddenInformationError"]
+__all__ = ["WorldSampler", "HiddenInformationError", "unseen_cards"]
 
 
 class HiddenInformationError(ValueError):
@@ -42,6 +42,11 @@ def _visible_ids(view: Any) -> int:
     return mask
 
 
+def unseen_cards(game: Any, view: Any) -> list[int]:
+    """The ids of every card of ``game``'s deck that ``view`` does not show (the other Commands and the draw pile)."""
+    return core.bits(game.deck_mask & ~_visible_ids(view))
+
+
 class WorldSampler:
     """Samples full states consistent with what ``player`` sees in ``state`` (the state itself if nothing is hidden)."""
 
@@ -58,7 +63,7 @@ class WorldSampler:
         self.sizes = tuple(view.hand_sizes)
         self.draw_size = view.draw_size
         self.own_hand = sum(1 << card for card in _card_ids(view.hand))
-        self.unknown = core.bits(state.game.deck_mask & ~_visible_ids(view))
+        self.unknown = unseen_cards(state.game, view)
         needed = sum(s for p, s in enumerate(self.sizes) if p != player) + self.draw_size
         if needed != len(self.unknown):
             raise HiddenInformationError(

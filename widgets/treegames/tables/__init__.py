@@ -7,6 +7,9 @@ The authority (:mod:`.authority`)
     Chance and bots are played by the authority with the table's stored seed; a client never chooses a
     die face or a card. A seat sees only what that seat may see (:mod:`.views`); replaying the log gives
     the state every client shows. Refusals are :class:`~.errors.TableError` subclasses, one sentence each.
+    Whether the coach's Hint may be used at a table (practice) is chosen once, by its creator
+    (``create_table(..., hint_allowed=True)``, off by default); every view and summary says it, and no
+    other call can change it.
 
 Storage (:mod:`.store`)
     One small interface, two backends: SQLite (the default, WAL, in the data folder) and PostgreSQL

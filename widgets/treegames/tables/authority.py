@@ -691,7 +691,8 @@ class Authority:
             shown = [{"kind": s.kind, "label": s.label, "taken": s.kind != PERSON or s.token_hash is not None}
                      for s in seats]
             out.append(TableSummary(r.id, codes.shown_code(r.code), r.game, r.options, r.label, r.status, r.version,
-                                    shown, sum(not s["taken"] for s in shown), round(now - r.created, 1)))
+                                    shown, sum(not s["taken"] for s in shown), round(now - r.created, 1),
+                                    r.hint_allowed))
         return out
 
     # ------------------------------------------------------------------ the teacher

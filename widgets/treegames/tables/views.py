@@ -66,6 +66,7 @@ class TableView:
     scores: list = field(default_factory=list)
     winners: list = field(default_factory=list)
     hint_allowed: bool = False
+    """Whether the table's creator allowed the coach's Hint there (practice); only the authority sets it."""
     log: list = field(default_factory=list)
     """Dicts {version, seat, text}: each action's sentence as this viewer may read it (seat None: chance)."""
     saved: str | None = None
@@ -110,6 +111,8 @@ class TableSummary:
     seats: list
     free_seats: int
     created_ago: float
+    hint_allowed: bool = False
+    """Whether the table's creator allowed the coach's Hint there (practice)."""
 
     def to_json(self) -> dict:
         """The summary as a JSON-safe dict."""

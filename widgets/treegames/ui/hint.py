@@ -9,11 +9,21 @@ and the number of playouts, in the engine's notation ("seed K6: wins 64% (58–7
 shape, in the highlight colour).  "Think longer" continues the same search, so the
 intervals narrow as the playouts add up.
 
-A hint is offered only when a person is to move in a game that is not over, and
-not at a shared table (hints there are practice, for another day).  A wrong click
-(during a bot's turn, at the end, twice in a row) only says why nothing happens.
+A hint is offered only when a person is to move in a game that is not over.  A wrong
+click (during a bot's turn, at the end, twice in a row) only says why nothing happens.
 When the position on screen changes, a running search is cancelled and its
 estimates are cleared: they belong to the position they were made for.
+
+At a shared table Hint is for practice: it works only where the table's creator
+ticked "Allow Hint at this table (practice)", which the authority keeps with the
+table and sends in every view (``TableView.hint_allowed``); the page reads nothing
+else, so no page can switch it on for itself.  There the hint is for this page's
+own seat, at the newest moment, on its turn; when another seat moves, the new
+position cancels the search as above.  In Mighty Trees the coach searches from the
+seat's own view only (:meth:`~treegames.ui.mighty_trees.seat.SeatState.coach_state`):
+the unseen cards are dealt at random for every playout, as in a game of one's own.
+At a table without hints the button stays in its place, marked off, and says why
+(:data:`HINT_OFF`).
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ from . import palette, safety
 from .scene import Polygons, Scene, as_points
 from .text import escape, plural
 
-__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "TOP_MOVES"]
+__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "TOP_MOVES", "HINT_OFF"]
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +55,26 @@ MORE_BUDGET = Budget(iterations=800, seconds=20.0)
 TOP_MOVES = 5
 """How many moves the panel lists."""
 
+HINT_OFF = "Hint is off at this table; the table's creator can allow it when creating the table."
+"""What a press of Hint (or H) says at a shared table created without hints."""
+
+TOOLTIP = "What would the coach play here? (H)"
+"""The Hint button's tooltip when a hint can be given (otherwise the tooltip says why not)."""
+
 NOTE = ("Estimates from random playouts, not certainties: each interval is where the true share "
         "probably lies (95%). Think longer narrows them.")
+
+
+def searchable(state: Any) -> Any:
+    """The engine state the coach searches from: ``state``, or a shared table seat's ``coach_state()``."""
+    make = getattr(state, "coach_state", None)
+    return make() if callable(make) else state
+
+
+def hint_key(state: Any) -> int:
+    """What seeds a hint's random numbers: the table's version for a seat's moment, else the actions so far."""
+    version = getattr(state, "version", None)
+    return version if isinstance(version, int) else len(state.history)
 
 
 class HintState(StrEnum):
@@ -69,7 +97,8 @@ class HintPanel(widgets.VBox):
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
         self._lock = threading.RLock()
-        self.hint_button = widgets.Button(description="Hint", tooltip="What would the coach play here? (H)",
+        self._off = False  # True while the page is at a shared table without hints
+        self.hint_button = widgets.Button(description="Hint", tooltip=TOOLTIP,
                                           layout=widgets.Layout(width="auto"))
         self.more_button = widgets.Button(description="Think longer", disabled=True,
                                           tooltip="Go on with the same search: more playouts, narrower intervals",
@@ -94,16 +123,40 @@ class HintPanel(widgets.VBox):
 
     # ------------------------------------------------------------ when a hint makes sense
 
+    def table(self) -> Any:
+        """The shared table the page sits at (its SharedTable controller), or None for a game of its own."""
+        return getattr(self.owner, "controller", None)
+
+    def hints_off(self) -> bool:
+        """Whether the page is at a shared table whose authority says Hint is not allowed there."""
+        table = self.table()
+        return table is not None and table.view.hint_allowed is not True
+
     def why_not(self, state: Any) -> str | None:
         """Why the coach cannot give a hint for ``state`` now, or None if it can."""
-        if getattr(self.owner, "controller", None) is not None:
-            return "Hints are off at a shared table."
+        table = self.table()
+        if table is not None:
+            reason = self._why_not_at_table(table)
+            if reason is not None:
+                return reason
         if state.is_terminal():
             return "The game is over: there is no move to hint at."
         if state.current_player == core.CHANCE:
             return "Chance acts next (press Step): a hint is for a player's move."
         if not self.owner.is_human_turn():
+            if table is not None:
+                return f"Waiting for {table.seat_name(state.current_player)} to move: a hint is for your own move."
             return f"It is {self.owner.player_name(state.current_player)}'s turn, played by a bot: no hint needed."
+        return None
+
+    def _why_not_at_table(self, table: Any) -> str | None:
+        """Why a shared table gives no hint now (hints off, watching, an earlier moment), or None."""
+        if self.hints_off():
+            return HINT_OFF
+        if table.view.seat is None:
+            return "You are watching this table: a hint is for a player's own move."
+        if not self.owner.timeline.is_at_latest():
+            return "You are looking at an earlier moment: press Forward to the newest one for a hint."
         return None
 
     # ------------------------------------------------------------ the buttons
@@ -117,12 +170,13 @@ class HintPanel(widgets.VBox):
                 return False
             reason = self.why_not(state)
             if reason is not None:
+                self._note("")  # said again even when it already shows, so a screen reader hears it
                 self._note(reason)
                 return False
             if self.search is not None and self.searched is state:
                 self._show()
                 return True
-            self.search = Search(state, random.Random(f"hint/{len(state.history)}"),
+            self.search = Search(searchable(state), random.Random(f"hint/{hint_key(state)}"),
                                  rollout=rollout_for(state.game.name))
             self.searched = state
             self.choice_place = None
@@ -136,6 +190,10 @@ class HintPanel(widgets.VBox):
                 return False
             if self.search is None or self.searched is not self.owner.state:
                 return self.hint()
+            reason = self.why_not(self.owner.state)
+            if reason is not None:  # the same position, but the table has changed (closed, say)
+                self._note(reason)
+                return False
             return self._start(MORE_BUDGET)
 
     def cancel(self) -> None:
@@ -212,18 +270,38 @@ class HintPanel(widgets.VBox):
     # ------------------------------------------------------------ following the dashboard
 
     def follow(self, state: Any) -> None:
-        """A dashboard part: a new position on screen cancels a search about another and clears its moves."""
+        """A dashboard part: a new position on screen cancels a search about another and clears its moves.
+
+        At a shared table a search also stops when the table no longer wants it (closed by the teacher,
+        say), with the reason.
+        """
         with self._lock:
-            if self.searched is not None and self.searched is not state:
+            stale = self.searched is not None and self.searched is not state
+            reason = (self.why_not(state) if self.status is HintState.THINKING and self.table() is not None
+                      else None)
+            if stale or reason is not None:
                 self._cancel.set()
                 self.search, self.searched, self.choice_place = None, None, None
                 self.status = HintState.IDLE
                 self.words.value = ""
-                self._note("")
+                self._note(reason or "")
                 self.progress.layout.visibility = "hidden"
+            self._mark_off()
             if self.status is not HintState.THINKING:
                 self._reset_buttons()
-                self.hint_button.tooltip = self.why_not(state) or "What would the coach play here? (H)"
+                self.hint_button.tooltip = self.why_not(state) or TOOLTIP
+
+    def _mark_off(self) -> None:
+        """At a table without hints the button looks off and the reason stays under it (both go on leaving)."""
+        off = self.hints_off()
+        if off == self._off:
+            return
+        self._off = off
+        if off:
+            self.hint_button.add_class("treegames-hint-off")
+        else:
+            self.hint_button.remove_class("treegames-hint-off")
+        self._note(HINT_OFF if off else "")
 
     def decorate(self, scene: Scene, state: Any) -> None:
         """Outline the coach's choice on the board, if it is about this state and names a place."""

@@ -94,6 +94,8 @@ LAYOUT_CSS = """
 .jupyter-button.mod-success{background-color:#1E6B2E!important;color:#FFFFFF!important}
 .jupyter-button.mod-warning{background-color:#8A5300!important;color:#FFFFFF!important}
 .jupyter-button.mod-danger{background-color:#B03A00!important;color:#FFFFFF!important}
+.jupyter-button.treegames-hint-off{background-color:#EEEEEE!important;color:#4A4A4A!important;
+  border:1px dashed #6B6B6B!important;cursor:not-allowed}
 :focus-visible{outline:3px solid #005A8C!important;outline-offset:2px!important}
 canvas:focus{outline:3px solid #005A8C!important;outline-offset:2px!important}
 .jupyter-widgets .jupyter-button:focus-visible,.jupyter-widgets input:focus-visible,.jupyter-widgets select:focus-visible,

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from ... import core
 from ... import mighty_trees as mt
+from ...search import unseen_cards
 from ...tables.views import player_view_from_json
 
-__all__ = ["SeatState", "knowledge_state", "HIDDEN_CARD"]
+__all__ = ["SeatState", "knowledge_state", "coach_state", "HIDDEN_CARD"]
 
 SLOTS = 2
 """Understory (and canopy) slots per side."""
@@ -40,6 +41,28 @@ def knowledge_state(game, view) -> mt.MightyTreesState:
     every other Command is empty and the draw pile is empty, since the seat knows neither.
     """
     return mt.MightyTreesState.from_view(game, view)
+
+
+def coach_state(game, view) -> mt.MightyTreesState:
+    """A full engine state that shows exactly ``view`` to its player, the unseen cards dealt as stand-ins.
+
+    The cards ``view`` does not show go, lowest id first, to the other Commands (at the sizes the view
+    gives) and then the draw pile: only so that the sizes add up. The coach's world sampler deals them
+    again at random for every playout. ValueError if the view's sizes do not fit the unseen cards.
+    """
+    unseen = unseen_cards(game, view)
+    others = sum(size for p, size in enumerate(view.hand_sizes) if p != view.player)
+    if others + view.draw_size != len(unseen):
+        raise ValueError(f"the view shows {len(unseen)} unseen cards, but the other Commands and the draw pile "
+                         f"hold {others + view.draw_size}")
+    hands, at = [], 0
+    for p, size in enumerate(view.hand_sizes):
+        if p == view.player:
+            hands.append(sum(1 << c.id for c in view.hand))
+            continue
+        hands.append(sum(1 << card for card in unseen[at:at + size]))
+        at += size
+    return mt.MightyTreesState.from_view(game, view, hands=hands, draw=unseen[at:])
 
 
 class SeatState:
@@ -165,6 +188,12 @@ class SeatState:
     def view_for(self, player: int):
         """The one view this page has (the seat's own, or the public one): another seat's is never here."""
         return self.view
+
+    def coach_state(self) -> mt.MightyTreesState:
+        """What the coach's Hint searches from: :func:`coach_state` of this seat's view (ValueError for a spectator)."""
+        if self.seat is None:
+            raise ValueError("a spectator has no move for the coach to think about")
+        return coach_state(self.game, self.view)
 
     @property
     def history(self) -> tuple:

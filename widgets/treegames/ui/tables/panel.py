@@ -2,6 +2,10 @@
 
 Everything a player typed (labels) reaches other pages only as escaped text. The seat token is kept in
 this visitor's own address bar (:mod:`.link`) and never drawn on any page.
+
+The create form's "Allow Hint at this table (practice)" box (unticked by default) is sent with the new
+table; from then on every page learns whether Hint is allowed only from the authority's views (the
+table box says it, and the Hint panel reads ``TableView.hint_allowed``), so a joiner cannot switch it on.
 """
 
 from __future__ import annotations
@@ -31,6 +35,15 @@ HIDDEN = ("<b>Shared tables for this game are not on this page yet.</b> A shared
 SECRET = ("Your cards stay on your screen only: each page at this table is sent its own Command and the cards "
           "on the table, and only a count of everyone else's.")
 """Said at a table of a game with hidden cards."""
+
+HINT_BOX = "Allow Hint at this table (practice)"
+"""The create form's box: the coach's Hint for whoever is to move (for practice, not a match)."""
+
+HINT_WORDS = {True: "Hint: allowed (practice)", False: "Hint: off at this table"}
+"""What the table box says about Hint, from the authority's view."""
+
+HINT_ON = "Hint is allowed at this table (practice): press Hint, or H on the board, on your move."
+"""Said to a player sitting at a table whose creator allowed Hint."""
 
 WATCHING = ("Watching: no Command is sent to this page, only the cards on the table and how many cards each "
             "player holds.")
@@ -78,6 +91,13 @@ class TablePanel(widgets.VBox):
                                 dashboard.form.seed_box.value, self.create, report=report, bots=quick)
         self.form.start_button.description = "Create table"
         self.form.start_button.tooltip = "Start a shared table with these seats"
+        self.hint_box = widgets.Checkbox(value=False, description=HINT_BOX, indent=False,
+                                         tooltip="Let the player to move ask the coach for its best moves "
+                                                 "(leave it off for a real match)",
+                                         layout=widgets.Layout(width="auto", max_width="100%"))
+        self.hint_box.add_class("treegames-hint-allowed")
+        rows = list(self.form.children)  # the box goes just before Create table, in the keyboard's order too
+        self.form.children = (*rows[:-1], self.hint_box, rows[-1])
         self.code_box = widgets.Text(description="Code", placeholder="e.g. K7Q-F2M", style={"description_width": "initial"},
                                      layout=widgets.Layout(width="190px"))
         self.join_button = icon_button("Join", "play", tooltip="Take the next free seat at that table",
@@ -123,7 +143,7 @@ class TablePanel(widgets.VBox):
         kinds = [seat_kind(v) for v in self.form.seats()]
         return self._sit(lambda: self.client.create_table(
             self.dashboard.game_type.name, self.form.values(), kinds, visitor=VISITOR, label=self.label_box.value,
-            seed=self.form.seed_box.value), "Table created")
+            hint_allowed=bool(self.hint_box.value), seed=self.form.seed_box.value), "Table created")
 
     def join(self, code: str) -> bool:
         """Take the next free seat at the table with this code."""
@@ -158,7 +178,9 @@ class TablePanel(widgets.VBox):
             t = _plain(t)
             free = sum(1 for s in t.get("seats", []) if s.get("kind") == "person" and not s.get("taken"))
             label = t.get("label") or "no name"
-            entries.append((f"{t.get('code')} · {label} · {free} free seat{'s' if free != 1 else ''}", t.get("code")))
+            hint = " · Hint allowed" if t.get("hint_allowed") is True else ""
+            entries.append((f"{t.get('code')} · {label} · {free} free seat{'s' if free != 1 else ''}{hint}",
+                            t.get("code")))
         self.open_list.options = entries
         self._say(f"{len(entries)} table{'s' if len(entries) != 1 else ''} waiting for players"
                   + (": pick one to put its code in the box." if entries else "."))
@@ -211,7 +233,8 @@ class TablePanel(widgets.VBox):
             return self._say(f"Not accepted: {escape(err)}", error=True)
         self.attach(ticket, view)
         secret = f" {escape(SECRET if view.seat is not None else WATCHING)}" if self.hidden else ""
-        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{secret}")
+        hint = f" {escape(HINT_ON)}" if view.hint_allowed is True and view.seat is not None else ""
+        self._say(f"{done}: code <b>{escape(view.code)}</b>. {escape(NO_UNDO)}{hint}{secret}")
         return True
 
     def attach(self, ticket, view) -> SharedTable:
@@ -258,6 +281,7 @@ class TablePanel(widgets.VBox):
             f"<div class='treegames-table-code' style='font-size:28px;font-weight:bold;letter-spacing:3px'>"
             f"{escape(view.code)}</div><div style='font-size:13px'>{escape(view.label)}</div>"
             f"<div style='font-size:13px'>{you} · {escape(view.status)}</div>"
+            f"<div class='treegames-table-hint' style='font-size:13px'>{HINT_WORDS[view.hint_allowed is True]}</div>"
             f"<div style='font-size:13px;word-break:break-all'>Join: <a class='treegames-join-url' href='{escape(url)}' "
             f"target='_blank'>{escape(url)}</a></div>{seats}<div role='status' style='font-size:13px'>"
             f"{words}</div></div>"

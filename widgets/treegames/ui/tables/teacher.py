@@ -1,5 +1,7 @@
 """The teacher's overview of every shared table: whose turn, how long they have waited, results; controls.
 
+Each row also says in a word whether Hint is allowed at that table ("allowed", or "off": the default).
+
 Close a table, put a bot in a gone player's seat, reset everything: each asks the authority with the
 teacher code (printed by ``make serve``), so a student without the code is refused. Labels are what
 players typed (shown only as escaped text); the page shows no other names. It follows the server by
@@ -59,6 +61,11 @@ def turn_words(view) -> str:
     return f"{seat_words(view, view.current_player)} to move"
 
 
+def hint_words(view) -> str:
+    """'allowed' or 'off': whether the table's creator allowed the coach's Hint there."""
+    return "allowed" if view.hint_allowed is True else "off"
+
+
 NARROW_CSS = (
     "<style>.treegames-teacher-tables td.tg-code{white-space:nowrap}"
     "@media (max-width:600px){.treegames-teacher-tables,.treegames-teacher-tables tbody,"
@@ -69,7 +76,7 @@ NARROW_CSS = (
     ".treegames-teacher-tables td::before{content:attr(data-label) ': ';color:#555}}</style>")
 """On a phone each table is a short block of labelled lines instead of a row wider than the screen."""
 
-COLUMNS = ("Code", "Picture", "Game", "Label", "Now", "Waited", "Away", "Actions")
+COLUMNS = ("Code", "Picture", "Game", "Label", "Hint", "Now", "Waited", "Away", "Actions")
 PICTURE_WIDTH = 120
 """Pixels across a table's small picture."""
 _PICTURES: OrderedDict[tuple[str, int], str] = OrderedDict()
@@ -120,14 +127,15 @@ def table_picture(view) -> str:
 
 
 def overview_html(views: list) -> str:
-    """Every table as one row: code, game, label, status, whose turn or result, waited, seats away."""
+    """Every table as one row: code, game, label, Hint allowed or off, whose turn or result, waited, seats away."""
     if not views:
         return "<p>No tables on this server yet.</p>"
     rows = []
     for v in views:
         away = [seat_words(v, i) for i, s in enumerate(v.seats)
                 if s.get("kind") == "person" and s.get("taken") and not s.get("connected")]
-        cells = (f"<b>{escape(v.code)}</b>", table_picture(v), escape(v.game), escape(v.label), escape(turn_words(v)),
+        cells = (f"<b>{escape(v.code)}</b>", table_picture(v), escape(v.game), escape(v.label), hint_words(v),
+                 escape(turn_words(v)),
                  escape(waited_words(v.updated_ago)), escape(", ".join(away)) or "-", str(len(v.log)))
         rows.append("<tr>" + "".join(f"<td data-label='{name}'{' class=tg-code' if name == 'Code' else ''}>{cell}</td>"
                                      for name, cell in zip(COLUMNS, cells, strict=True)) + "</tr>")
