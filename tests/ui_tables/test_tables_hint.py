@@ -16,7 +16,7 @@ import ipywidgets as widgets
 import pytest
 
 from treegames.lab.stats import wilson_interval
-from treegames.search import Budget, Search, rollout_for
+from treegames.search import Budget, ParallelSearch, rollout_for
 from treegames.tables import client as tables_client
 from treegames.tables.authority import Authority
 from treegames.tables.store import open_store
@@ -264,7 +264,8 @@ def test_mighty_trees_the_coach_searches_from_the_seats_own_view_only(tables, cl
     assert search.state.view_for(moment.seat) == moment.view, "the coach's world shows exactly the seat's view"
     full = authority.state_of(panel.table.view.table_id)  # the whole game: the test's reading, never a page's
     assert full.view_for(moment.seat) == moment.view
-    same = Search(full, random.Random(f"hint/{moment.version}"), rollout=rollout_for("mighty_trees"))
+    same = ParallelSearch(full, random.Random(f"hint/{moment.version}"), rollout=rollout_for("mighty_trees"),
+                          trees=hint.HINT_TREES)
     same.think(Budget(iterations=40))
     assert same.statistics() == search.statistics(), "the other Command's real cards make no difference"
     rows = page.hint_panel.top_moves()

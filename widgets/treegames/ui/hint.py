@@ -1,6 +1,7 @@
 """The Hint panel of every Play page: the coach thinks for the person to move and shows its estimates.
 
-Pressing Hint (or the H key on the board) runs :class:`treegames.search.Search` for
+Pressing Hint (or the H key on the board) runs :class:`treegames.search.ParallelSearch`
+(:data:`HINT_TREES` root-parallel trees, the second in a worker process when that pays) for
 the player to move on a background thread, with a progress bar and Cancel.  When it
 stops, the top moves are listed with the coach's estimate of the chance to win
 after each (the share of its playouts won), the 95% Wilson interval of that share
@@ -37,12 +38,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import core
-from ..search import Budget, MoveStats, Progress, Search, rollout_for
+from ..search import Budget, MoveStats, ParallelSearch, Progress, rollout_for
 from . import palette, safety
 from .scene import Polygons, Scene, as_points
 from .text import escape, plural
 
-__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "TOP_MOVES", "HINT_OFF"]
+__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "HINT_TREES", "TOP_MOVES", "HINT_OFF"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,10 @@ HINT_BUDGET = Budget(iterations=400, seconds=10.0)
 
 MORE_BUDGET = Budget(iterations=800, seconds=20.0)
 """What one press of Think longer adds to the same search."""
+
+HINT_TREES = 2
+"""Root-parallel trees of a hint: on a 2-core machine the second grows in a worker process when the rest
+would take over a second (see treegames.search.parallel), so a long hint takes about half the time."""
 
 TOP_MOVES = 5
 """How many moves the panel lists."""
@@ -91,7 +96,7 @@ class HintPanel(widgets.VBox):
     def __init__(self, owner: Any):
         self.owner = owner
         self.status = HintState.IDLE
-        self.search: Search | None = None
+        self.search: ParallelSearch | None = None
         self.searched: Any = None  # the state the search is about
         self.choice_place: str | None = None
         self._thread: threading.Thread | None = None
@@ -176,8 +181,8 @@ class HintPanel(widgets.VBox):
             if self.search is not None and self.searched is state:
                 self._show()
                 return True
-            self.search = Search(searchable(state), random.Random(f"hint/{hint_key(state)}"),
-                                 rollout=rollout_for(state.game.name))
+            self.search = ParallelSearch(searchable(state), random.Random(f"hint/{hint_key(state)}"),
+                                         rollout=rollout_for(state.game.name), trees=HINT_TREES)
             self.searched = state
             self.choice_place = None
             return self._start(HINT_BUDGET)
@@ -232,7 +237,7 @@ class HintPanel(widgets.VBox):
         self._thread.start()
         return True
 
-    def _think(self, search: Search, budget: Budget, cancel: threading.Event) -> None:
+    def _think(self, search: ParallelSearch, budget: Budget, cancel: threading.Event) -> None:
         """The background thread: search, then show the result unless the position changed meanwhile."""
         try:
             search.think(budget, cancel=cancel, progress=self._on_progress)
