@@ -119,3 +119,16 @@ def test_an_oversized_request_body_is_refused_before_the_server_reads_it(moved):
     assert answer == b"" or b" 400 " in answer or b" 413 " in answer, answer
     with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=60) as still:
         assert still.status == 200, "the server goes on serving others"
+
+
+@pytest.mark.parametrize(("listening", "reached"), [
+    ("0.0.0.0", "127.0.0.1"), ("", "127.0.0.1"), ("::", "127.0.0.1"), ("localhost", "127.0.0.1"),
+    ("10.0.0.5", "10.0.0.5"), ("::1", "[::1]"), ("fd00::7", "[fd00::7]"), ("[::1]", "[::1]"),
+])
+def test_a_kernel_is_given_a_url_that_reaches_the_servers_address_ipv6_in_brackets(listening, reached):
+    from urllib.parse import urlsplit
+
+    from treegames.serving.mount import loopback_host
+
+    url = f"http://{loopback_host(listening)}:8866/treegames/api/"
+    assert urlsplit(url).port == 8866 and urlsplit(url).netloc == f"{reached}:8866"

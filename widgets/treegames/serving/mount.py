@@ -48,8 +48,10 @@ def bind_first_free(ports: Iterable[int], host: str) -> tuple[int, list[socket.s
 
 
 def loopback_host(ip: str) -> str:
-    """The address a kernel on this machine uses to reach a server listening on ``ip``."""
-    return "127.0.0.1" if ip in ("", "0.0.0.0", "localhost", "::") else ip
+    """The address a kernel on this machine uses to reach a server listening on ``ip``, as a URL writes it."""
+    if ip in ("", "0.0.0.0", "localhost", "::"):
+        return "127.0.0.1"
+    return f"[{ip}]" if ":" in ip and not ip.startswith("[") else ip  # an IPv6 address goes in brackets
 
 
 @dataclass
