@@ -73,3 +73,24 @@ def test_the_lab_runs_a_tournament_with_the_coach_in_a_seat():
     spec = TournamentSpec(game="bosk", bots=("coach-easy", "random"), games=2, seed=3)
     results = run_tournament(spec, workers=1)
     assert results.by_bot["coach-easy"].games == 2
+
+
+def mid_game(name: str, players: int, seed: int):
+    """A position from the middle third of a seeded random game, with a player to move and a choice to make."""
+    game_type = core.games()[name]
+    game = game_type.new_game(**({"players": players} if len(game_type.players) > 1 else {}))
+    rng = random.Random(seed)
+    states = core.play(game, [core.RandomBot(rng)] * players, rng, keep=True)
+    choices = [s for s in states if not s.is_terminal() and s.current_player >= 0 and len(s.legal_actions()) > 1]
+    return choices[rng.randrange(len(choices) // 3, 2 * len(choices) // 3)]
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, pytest.param(Level.HARD, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2), ("mighty_trees", 2)])
+def test_the_coach_at_every_level_returns_a_legal_move_in_a_mid_game_position(name, players, level):
+    state = mid_game(name, players, seed=list(Level).index(level))
+    bot = COACH_BOTS[f"coach-{level}"](random.Random(5))
+    move = bot.choose(state)
+    assert move in state.legal_actions()
+    assert state.apply(move).history[-1] == move  # the engine takes it
+    assert bot.last_search.iterations == iterations_for(level, name, players)  # thought at its level's budget

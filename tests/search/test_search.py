@@ -43,24 +43,6 @@ def decision(name: str, seed: int, players: int = 2, moves: int = 6):
         made += 1
 
 
-def winning_moment(name: str, seed: int):
-    """The first moment of a greedy game where one of the mover's moves wins at once and not all do."""
-    game_type = core.games()[name]
-    rng = random.Random(seed)
-    bot = game_type.bots["greedy"](rng)
-    state = new_game(name).new_initial_state()
-    while not state.is_terminal():
-        if state.current_player == core.CHANCE:
-            state = state.apply(core.sample_chance(state, rng))
-            continue
-        mover, actions = state.current_player, state.legal_actions()
-        wins = [a for a in actions if state.apply(a).winners() == (mover,) and state.apply(a).is_terminal()]
-        if wins and len(wins) < len(actions):
-            return state, wins
-        state = state.apply(bot.choose(state))
-    raise AssertionError(f"no winning moment in {name} seed {seed}")
-
-
 GAMES = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2), ("mighty_trees", 3)]
 
 
@@ -155,17 +137,6 @@ def test_a_move_reads_in_the_engines_notation_with_its_share_interval_and_playou
     assert text.startswith(f"{state.parse_action(str(row.action))}: wins ")
     assert f"of {row.visits} playout" in text
     assert row.description == state.describe(row.action)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_search_finds_the_capture_that_wins_mighty_trees_at_once(seed):
-    name = "mighty_trees"
-    state, wins = winning_moment(name, seed)
-    search = Search(state, random.Random(seed))
-    search.think(Budget(iterations=300))
-    assert search.best() in wins
-    best = search.statistics()[0]
-    assert best.wins == best.visits  # a won game is won in every playout
 
 
 def test_bad_searches_are_refused():
