@@ -18,8 +18,6 @@ import pytest
 from treegames.lab.stats import wilson_interval
 from treegames.search import Budget, ParallelSearch, rollout_for
 from treegames.tables import client as tables_client
-from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 from treegames.ui import hint
 from treegames.ui.aspens.play import AspensPlay
 from treegames.ui.hint import HINT_OFF, HintState
@@ -34,14 +32,6 @@ def small_budgets(monkeypatch):
     """Hints of a few dozen playouts, so the tests stay quick."""
     monkeypatch.setattr(hint, "HINT_BUDGET", Budget(iterations=40))
     monkeypatch.setattr(hint, "MORE_BUDGET", Budget(iterations=40))
-
-
-@pytest.fixture
-def authority(tmp_path):
-    """An authority on a fresh SQLite file."""
-    store = open_store(f"sqlite:///{tmp_path}/tables.sqlite3")
-    yield Authority(store, teacher_code="TEACH-ONE")
-    store.close()
 
 
 @pytest.fixture

@@ -17,19 +17,10 @@ import pytest
 from treegames import core
 from treegames import mighty_trees as mt
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.seat import SeatState, knowledge_state
 from treegames.ui.tables import TablePanel
 from treegames.ui.tables.panel import SECRET, WATCHING
-
-
-@pytest.fixture
-def authority(tmp_path):
-    """An authority on a fresh SQLite file."""
-    store = open_store(f"sqlite:///{tmp_path}/tables.sqlite3")
-    yield Authority(store, teacher_code="TEACH-ONE")
-    store.close()
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 from treegames.ui.aspens.play import AspensPlay
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.tables import TablePanel
@@ -20,14 +18,6 @@ from treegames.ui.tables.panel import ALONE, HIDDEN
 from treegames.ui.tables.shared import NO_UNDO
 
 EVIL = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def authority(tmp_path):
-    """An authority on a fresh SQLite file."""
-    store = open_store(f"sqlite:///{tmp_path}/tables.sqlite3")
-    yield Authority(store, teacher_code="TEACH-ONE")
-    store.close()
 
 
 @pytest.fixture

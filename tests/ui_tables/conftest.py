@@ -1,0 +1,16 @@
+"""Fixtures shared by the shared-table view tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from treegames.tables.authority import Authority
+from treegames.tables.store import open_store
+
+
+@pytest.fixture
+def authority(tmp_path):
+    """An authority on a fresh SQLite file."""
+    store = open_store(f"sqlite:///{tmp_path}/tables.sqlite3")
+    yield Authority(store, teacher_code="TEACH-ONE")
+    store.close()
