@@ -127,6 +127,18 @@ class _Node:
         self.avail: dict[Any, int] = {}
 
 
+def progress_report(budget: Budget, done: int, total: int, start: float, finished: bool = False) -> Progress:
+    """The report after ``done`` iterations of a ``think`` call begun at ``start`` (``total`` in the whole tree)."""
+    elapsed = time.perf_counter() - start
+    shares = []
+    if budget.iterations is not None:
+        shares.append(done / budget.iterations)
+    if budget.seconds is not None:
+        shares.append(elapsed / budget.seconds)
+    fraction = 1.0 if finished else min(1.0, max(shares))
+    return Progress(done, total, fraction, elapsed, finished)
+
+
 def _cancel_check(cancel: Callable[[], bool] | threading.Event | None) -> Callable[[], bool]:
     """A callable that says whether to stop, from a callable, a threading.Event or None."""
     if cancel is None:
@@ -206,14 +218,7 @@ class Search:
 
     def _progress(self, budget: Budget, done: int, start: float, finished: bool = False) -> Progress:
         """The progress report after ``done`` iterations of this call."""
-        elapsed = time.perf_counter() - start
-        shares = []
-        if budget.iterations is not None:
-            shares.append(done / budget.iterations)
-        if budget.seconds is not None:
-            shares.append(elapsed / budget.seconds)
-        fraction = 1.0 if finished else min(1.0, max(shares))
-        return Progress(done, self.iterations, fraction, elapsed, finished)
+        return progress_report(budget, done, self.iterations, start, finished)
 
     def iterate(self) -> None:
         """One playout: select and expand in a sampled world, play out, and credit the path."""

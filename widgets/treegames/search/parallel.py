@@ -49,7 +49,17 @@ from ..lab import slots
 from ..lab.pipes import receive, send
 from ..lab.runner import start_worker, stop_workers
 from ..lab.stats import wilson_interval
-from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError, _cancel_check
+from .mcts import (
+    EXPLORATION,
+    Budget,
+    MoveStats,
+    Progress,
+    Rollout,
+    Search,
+    SearchError,
+    _cancel_check,
+    progress_report,
+)
 
 __all__ = ["ParallelSearch", "TreeJob", "CHUNK_SECONDS", "PARALLEL_AFTER", "MAX_TREES"]
 
@@ -144,14 +154,7 @@ class ParallelSearch:
 
     def _progress(self, budget: Budget, done: int, start: float, finished: bool = False) -> Progress:
         """The progress report after ``done`` iterations of this call."""
-        elapsed = time.perf_counter() - start
-        shares = []
-        if budget.iterations is not None:
-            shares.append(done / budget.iterations)
-        if budget.seconds is not None:
-            shares.append(elapsed / budget.seconds)
-        fraction = 1.0 if finished else min(1.0, max(shares))
-        return Progress(done, self.iterations, fraction, elapsed, finished)
+        return progress_report(budget, done, self.iterations, start, finished)
 
     # ------------------------------------------------------------ results
 
