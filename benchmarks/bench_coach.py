@@ -55,9 +55,10 @@ def matchups(players: int, levels: tuple[str, ...] = LEVELS, greedy_only: bool =
 
 
 def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str, ...] = LEVELS,
-           greedy_only: bool = False) -> None:
-    """Play and print one game's ladder."""
-    for bots in matchups(players, levels, greedy_only):
+           greedy_only: bool = False, match: tuple[str, str] | None = None) -> None:
+    """Play and print one game's ladder (or only the one ``match``: its first bot against the second in every other seat)."""
+    ups = [(match[0], *(match[1],) * (players - 1))] if match else matchups(players, levels, greedy_only)
+    for bots in ups:
         spec = TournamentSpec(name, bots, games, seed=2026)
         start = time.perf_counter()
         results = TournamentRun(spec, workers=workers).run()
@@ -165,12 +166,16 @@ def main() -> None:
     parser.add_argument("--rollout-games", type=int, default=None, help="games of the equal-time rollout match")
     parser.add_argument("--levels", default=None, help="comma-separated coach levels for the ladder")
     parser.add_argument("--greedy-only", action="store_true", help="the ladder's match-ups against GreedyBot only")
+    parser.add_argument("--match", default=None, help="one ladder match-up only, as FIRST,OTHERS (e.g. coach-hard,greedy)")
     parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
     args = parser.parse_args()
     games = args.games or (6 if args.quick else 200 if args.full else 20)
     rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
     levels = tuple(args.levels.split(",")) if args.levels else LEVELS if args.full else LEVELS[:2]
+    match = tuple(args.match.split(",")) if args.match else None
+    if match is not None and len(match) != 2:
+        parser.error("--match takes two bot names, FIRST,OTHERS")
     print(f"coach load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (timings are noisy)")
     chosen = [(g, p) for g, p in LADDER if (not args.only or g in args.only) and (not args.players or p in args.players)]
     for name, players in chosen if not args.skip_timing else ():
@@ -186,7 +191,7 @@ def main() -> None:
             equal_time_match(name, players, rates, 0.25, rollout_games)
     if not args.skip_ladder:
         for name, players in chosen:
-            ladder(name, players, games, args.workers, levels, args.greedy_only)
+            ladder(name, players, games, args.workers, levels, args.greedy_only, match)
     print(f"coach load average after: {os.getloadavg()[0]:.2f}")
 
 
