@@ -23,7 +23,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,hub]'
+	$(BIN)/python -m pip install --quiet -e '.[test,hub,openspiel]'
 	@touch $(STAMP)
 
 serve-env: $(SERVE_STAMP)
