@@ -10,7 +10,9 @@ with a dot on top, the distance line has round markers, the guide line is dashed
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
 import html
 import math
 import os
@@ -394,15 +396,18 @@ def qr_svg(url: str, scale: int = 8) -> str:
 
 
 def when_request_known(fn: Callable[[], object]) -> None:
-    """Call ``fn`` once this page's request (query string, URL) is in the environment.
+    """Call ``fn`` once this page's request (query string, URL) is in the environment, on the kernel's own loop.
 
     A preheated Voila kernel (``make serve``) runs the notebook before any visitor asks for it; Voila hands
     it the request later (``voila.utils.wait_for_request``).  Waiting happens on a thread, so the page draws
-    at once; elsewhere (no preheat, JupyterLab, tests) ``fn`` runs now.
+    at once; ``fn`` itself is handed back to the loop the cell ran in (the kernel's), so it runs between the
+    page's own widget messages (a Join click, a typed code), never beside them.  On a busy server the request
+    arrived seconds after the page was up.  Elsewhere (no preheat, JupyterLab, tests) ``fn`` runs now.
     """
     if os.environ.get("VOILA_PREHEAT", "False") != "True":
         fn()
         return
+    loop = _running_loop()
 
     def wait_then_call():
         try:
@@ -411,9 +416,21 @@ def when_request_known(fn: Callable[[], object]) -> None:
             wait_for_request()
         except Exception:  # noqa: BLE001 - without the request we still show the box; joining by code works
             return
-        guarded(fn)()
+        if loop is None:
+            guarded(fn)()
+            return
+        with contextlib.suppress(RuntimeError):  # the kernel is shutting down: nobody is left to join
+            loop.call_soon_threadsafe(guarded(fn))
 
     threading.Thread(target=wait_then_call, daemon=True, name="experiment-request").start()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's running loop (a cell runs inside it), or None in plain scripts."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def server_base() -> str:
@@ -758,6 +775,7 @@ class JoinBox(widgets.VBox):
     def __init__(self, client=None, code: str | None = None, token: str | None = None):
         self.client = client if client is not None else _client_or_none()
         self.token = token
+        self.link_code = code
         self.me: dict | None = None
         self.snap: dict | None = None
         self.rng = None
@@ -797,13 +815,17 @@ class JoinBox(widgets.VBox):
             when_request_known(self._from_link)
 
     def _from_link(self) -> None:
-        """Join at once when the page was opened by a class link (``?experiment=CODE``, and ``&me=`` to come back)."""
-        if self.me is not None:
+        """Join at once when the page was opened by a class link (``?experiment=CODE``, and ``&me=`` to come back).
+
+        Only the link's code (or the one this box was made with) joins here: a code the student is typing
+        is theirs to send with Join, and a student who has joined already stays as they are.
+        """
+        code = self.link_code or query_value("experiment")
+        if self.me is not None or not code:
             return
         self.token = self.token or query_value("me")
-        self.code_field.value = self.code_field.value or query_value("experiment") or ""
-        if self.code_field.value:
-            self._act(self.join)
+        self.code_field.value = code
+        self._act(self.join)
 
     def _act(self, fn: Callable[[], str]) -> None:
         """Run one action; its words or its refusal."""
