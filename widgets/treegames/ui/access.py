@@ -16,7 +16,6 @@ Nothing here knows a game's rules: the words are the engine's; this module only 
 
 from __future__ import annotations
 
-import asyncio
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -60,14 +59,6 @@ ENTER_WAIT = 0.5
 """Seconds to wait after Enter for the box's text, when it does not come (it had already arrived)."""
 ENTER_HOLD = 10.0
 """Seconds an Enter on a still-empty box waits for its text (a busy server may deliver it late)."""
-
-
-def _running_loop():
-    """The asyncio loop running this callback (a Jupyter kernel's), or None outside one (plain tests)."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 class MoveBox(widgets.VBox):
@@ -116,7 +107,7 @@ class MoveBox(widgets.VBox):
         (``_value_came``), or play what the box holds if no new text comes (it was already here)."""
         self._armed = True
         self._armed_at = time.monotonic()
-        loop = _running_loop()
+        loop = safety.running_loop()
         if loop is None:
             self._fire()
         else:

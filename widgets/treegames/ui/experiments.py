@@ -10,7 +10,6 @@ with a dot on top, the distance line has round markers, the guide line is dashed
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import html
@@ -31,7 +30,7 @@ from . import palette
 from .canvas import SceneCanvas
 from .chart_numbers import ChartNumbers, Column, chart_numbers
 from .chart_numbers import Kind as NumberKind
-from .safety import guarded
+from .safety import guarded, running_loop
 from .scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .text import wrap_words
 
@@ -407,7 +406,7 @@ def when_request_known(fn: Callable[[], object]) -> None:
     if os.environ.get("VOILA_PREHEAT", "False") != "True":
         fn()
         return
-    loop = _running_loop()
+    loop = running_loop()
 
     def wait_then_call():
         try:
@@ -423,14 +422,6 @@ def when_request_known(fn: Callable[[], object]) -> None:
             loop.call_soon_threadsafe(guarded(fn))
 
     threading.Thread(target=wait_then_call, daemon=True, name="experiment-request").start()
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    """The kernel's running loop (a cell runs inside it), or None in plain scripts."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def server_base() -> str:

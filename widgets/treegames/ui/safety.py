@@ -10,6 +10,7 @@ lets a test prove that no callback of a dashboard was left bare.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import math
@@ -23,6 +24,14 @@ FRIENDLY = "Something went wrong with that, so nothing was changed. Please try a
 
 MARK = "__treegames_guarded__"
 """Attribute set on every guarded callback."""
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The asyncio loop running this code (a Jupyter kernel's, where a cell or callback runs), or None outside one."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def guarded(fn: Callable | None = None, *, report: Callable[[str], Any] | None = None) -> Callable:

@@ -10,7 +10,6 @@ table box says it, and the Hint panel reads ``TableView.hint_allowed``), so a jo
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections.abc import Callable
 
@@ -71,7 +70,7 @@ class TablePanel(widgets.VBox):
         self.dashboard = dashboard
         self.client = link.table_client() if client is None else client
         self.table: SharedTable | None = None
-        self._loop = _loop()
+        self._loop = safety.running_loop()
         self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.note.add_class("treegames-tables-note")
         game_type = dashboard.game_type
@@ -359,11 +358,3 @@ def _plain(item) -> dict:
         data = item.to_json()
         return data if isinstance(data, dict) else {}
     return dict(vars(item))
-
-
-def _loop():
-    """The kernel's running loop (a cell runs inside it), or None in plain scripts."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

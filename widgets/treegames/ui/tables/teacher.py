@@ -153,7 +153,7 @@ class TeacherOverview(widgets.VBox):
         self._stop = threading.Event()
         self._follow = follow
         self._thread: threading.Thread | None = None
-        self._loop = _loop()
+        self._loop = safety.running_loop()
         if self.client is None:
             super().__init__([widgets.HTML(panel(ALONE))])
             return
@@ -281,13 +281,3 @@ class TeacherOverview(widgets.VBox):
     def _fail(self, text: str) -> None:
         """A guarded callback failed."""
         self._say(escape(text), error=True)
-
-
-def _loop():
-    """The kernel's running loop, or None."""
-    import asyncio
-
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
