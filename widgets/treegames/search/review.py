@@ -19,7 +19,7 @@ move; chance nodes and forced moves are skipped):
    estimates then come from one tree of the same player's view, so they are
    comparable.
 3. **Before** is the estimate of the coach's choice (the move with the most
-   playouts, :meth:`~.mcts.Search.best`), **after** that of the move played:
+   playouts before the top-up, :meth:`~.mcts.Search.best`), **after** that of the move played:
    each the share of its playouts the mover won outright, with the 95% Wilson
    interval and the playout count (:class:`~.mcts.MoveStats`).  The **loss**
    is before − after (negative when the played move scored better).
@@ -202,6 +202,7 @@ def review_position(state: Any, action: Any, rng: random.Random, iterations: int
     done = search.think(Budget(iterations=n), cancel=stop, progress=progress)
     if done < n or stop():
         return None
+    best = search.best()  # the coach's choice before the top-up, which may give the played move more playouts
     need = max(1, round(PLAYED_SHARE * n)) - _visits(search, action)
     if need > 0:
         search.forced = action
@@ -210,7 +211,7 @@ def review_position(state: Any, action: Any, rng: random.Random, iterations: int
         if topped < need:
             return None
     stats = {row.action: row for row in search.statistics()}
-    return stats[action], stats[search.best()], search.iterations
+    return stats[action], stats[best], search.iterations
 
 
 def _visits(search: Search, action: Any) -> int:
