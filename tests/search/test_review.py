@@ -11,7 +11,7 @@ import pytest
 from treegames import core
 from treegames.lab.stats import wilson_interval
 from treegames.search import (
-    PLAYED_SHARE,
+    COMPARED_SHARE,
     REVIEW_NOTE,
     TURNING_POINTS,
     TURNING_THRESHOLD,
@@ -75,7 +75,8 @@ def test_before_is_the_coachs_choice_after_the_move_played_with_wilson_intervals
             assert (stats.low, stats.high) == wilson_interval(stats.wins, stats.visits)
         assert row.before == row.best.share and row.after == row.played.share
         assert row.loss == pytest.approx(row.before - row.after)
-        assert row.played.visits >= round(PLAYED_SHARE * 40)  # topped up in the same tree when UCT starved it
+        assert row.played.visits >= round(COMPARED_SHARE * 40)  # topped up in the same tree when UCT starved it
+        assert row.best.visits >= round(COMPARED_SHARE * 40)
         assert row.playouts >= 40
         if row.coach_agrees:
             assert row.loss == 0
@@ -161,13 +162,13 @@ def row(step: int, best: tuple[int, int], played: tuple[int, int], player: int =
 def test_turning_points_are_the_largest_clear_losses_above_the_threshold_ties_to_the_earlier_move():
     rows = [row(0, (90, 100), (40, 100)), row(1, (50, 100), (45, 100)), row(2, (80, 100), (30, 100)),
             row(3, (90, 100), (40, 100)), row(4, (70, 100), (30, 100)), row(5, (60, 100), (30, 100))]
-    # losses: 0.50, 0.05 (below the threshold), 0.50, 0.50, 0.40, 0.30
+    # losses: 0.50, 0.05 (below the threshold), 0.50, 0.50, 0.40, 0.30 (all clear of noise on 100 playouts)
     found = turning_points(rows)
     assert len(found) == TURNING_POINTS == 3
     assert [r.step for r in found] == [0, 2, 3]  # the three 50-point losses; the 40-point one is fourth
     assert [r.step for r in turning_points(rows, count=4)] == [0, 2, 3, 4]
     assert all(r.loss > TURNING_THRESHOLD for r in turning_points(rows, count=10))
-    noisy = row(6, (3, 4), (1, 2))  # a 25-point loss on a handful of playouts: the interval reaches 75%
+    noisy = row(6, (16, 20), (10, 20))  # a 30-point loss on 20 playouts each: the intervals overlap
     assert noisy.loss > TURNING_THRESHOLD and turning_points([noisy]) == []
 
 

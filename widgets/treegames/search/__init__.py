@@ -27,7 +27,7 @@ from .bots import (
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
 from .parallel import ParallelSearch
 from .review import (
-    PLAYED_SHARE,
+    COMPARED_SHARE,
     REVIEW_ITERATIONS,
     REVIEW_NOTE,
     TURNING_POINTS,
@@ -48,5 +48,5 @@ __all__ = [
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler", "unseen_cards",
     "Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions", "turning_points",
-    "iterations_for_review", "REVIEW_ITERATIONS", "PLAYED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "REVIEW_NOTE",
+    "iterations_for_review", "REVIEW_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "REVIEW_NOTE",
 ]

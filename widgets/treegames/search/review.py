@@ -9,15 +9,16 @@ move; chance nodes and forced moves are skipped):
    Mighty Trees it searches, as always, from what the mover could see then
    (:class:`~.worlds.WorldSampler` deals the unseen cards at random for every
    playout): the hidden cards of the real game are never read.
-2. **The played move is topped up in the same tree.**  UCT gives a poor move
-   few playouts, so its estimate after the search alone could rest on a
-   handful of games.  Further iterations, all starting with the played move,
-   bring it to at least :data:`PLAYED_SHARE` of the position's playouts.  We
-   top up in the same tree rather than run a second search from the position
-   after the move because the position after it may be a chance node or
-   another player's turn (no search is defined there), and because both
-   estimates then come from one tree of the same player's view, so they are
-   comparable.
+2. **Both moves compared are topped up in the same tree.**  UCT gives a poor
+   move few playouts (and, with many moves, may pick its choice on a handful),
+   so an estimate after the search alone could rest on a few games.  Further
+   iterations, all starting with the given root move, bring the coach's choice
+   and then the move played to at least :data:`COMPARED_SHARE` of the position's
+   playouts each.  We top up in the same tree rather than run a second search
+   from the position after the move because the position after it may be a
+   chance node or another player's turn (no search is defined there), and
+   because both estimates then come from one tree of the same player's view,
+   so they are comparable.
 3. **Before** is the estimate of the coach's choice (the move with the most
    playouts before the top-up, :meth:`~.mcts.Search.best`), **after** that of the move played:
    each the share of its playouts the mover won outright, with the 95% Wilson
@@ -33,8 +34,8 @@ position cut short is dropped, not half-reported) and can be called again to go 
 
 The **turning points** are the :data:`TURNING_POINTS` moves that lost the most
 estimated win chance, among those that lost more than :data:`TURNING_THRESHOLD`
-and whose own interval lies wholly below the coach's choice's estimate, so a
-difference the playouts cannot tell from noise is not marked (ties: the earlier move first).  These are estimates from random playouts, not
+and whose 95% interval lies wholly below the coach's choice's, so a difference
+the playouts cannot tell from noise is not marked (ties: the earlier move first).  These are estimates from random playouts, not
 certainties (:data:`REVIEW_NOTE`).
 """
 
@@ -51,7 +52,7 @@ from .bots import rollout_for
 from .mcts import Budget, MoveStats, Progress, Search, SearchError, _Node
 
 __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions",
-           "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "PLAYED_SHARE", "TURNING_POINTS",
+           "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS",
            "TURNING_THRESHOLD", "REVIEW_NOTE", "iterations_for_review"]
 
 REVIEW_ITERATIONS = {"aspens": 48, "bosk": 240, "mighty_trees": 160}
@@ -61,8 +62,8 @@ REVIEW_ITERATIONS = {"aspens": 48, "bosk": 240, "mighty_trees": 160}
 DEFAULT_ITERATIONS = 120
 """Playouts per position in a game not listed in REVIEW_ITERATIONS."""
 
-PLAYED_SHARE = 0.25
-"""The played move gets at least this share of a position's playouts (topped up in the same tree)."""
+COMPARED_SHARE = 0.25
+"""The coach's choice and the played move each get at least this share of a position's playouts (topped up)."""
 
 TURNING_POINTS = 3
 """How many turning points a review marks at most."""
@@ -202,14 +203,16 @@ def review_position(state: Any, action: Any, rng: random.Random, iterations: int
     done = search.think(Budget(iterations=n), cancel=stop, progress=progress)
     if done < n or stop():
         return None
-    best = search.best()  # the coach's choice before the top-up, which may give the played move more playouts
-    need = max(1, round(PLAYED_SHARE * n)) - _visits(search, action)
-    if need > 0:
-        search.forced = action
-        topped = search.think(Budget(iterations=need), cancel=stop)
-        search.forced = None
-        if topped < need:
-            return None
+    best = search.best()  # the coach's choice before the top-up, which gives the moves compared more playouts
+    least = max(1, round(COMPARED_SHARE * n))
+    for move in dict.fromkeys((best, action)):
+        need = least - _visits(search, move)
+        if need > 0:
+            search.forced = move
+            topped = search.think(Budget(iterations=need), cancel=stop)
+            search.forced = None
+            if topped < need:
+                return None
     stats = {row.action: row for row in search.statistics()}
     return stats[action], stats[best], search.iterations
 
@@ -355,6 +358,6 @@ class Review:
 def turning_points(rows: Sequence[ReviewedMove], count: int = TURNING_POINTS,
                    threshold: float = TURNING_THRESHOLD) -> list[ReviewedMove]:
     """The ``count`` rows that lost most (over ``threshold``, clear of noise; ties: earlier first), in game order."""
-    losers = sorted((row for row in rows if row.loss > threshold and row.played.high < row.before),
+    losers = sorted((row for row in rows if row.loss > threshold and row.played.high < row.best.low),
                     key=lambda row: (-row.loss, row.step))
     return sorted(losers[:count], key=lambda row: row.step)
