@@ -63,7 +63,7 @@ def test_review_lists_the_moves_and_a_click_shows_the_board_before_one(browser, 
         options = page.locator(".treegames-review-list option")
         assert options.count() > 20
         first = options.first.inner_text().replace("\xa0", " ")
-        assert re.match(r"^(⚠ )?1 · (Maple|Oak) · .+ · \d+% → \d+% · [−+±]\d+ points?", first), first
+        assert re.match(r"^(⚠ turning point · )?1\. (Maple|Oak): .+ · \d+→\d+% \([−+±]\d+\)$", first), first
         marked = page.locator(".treegames-review-list option", has_text="turning point")
         assert all(text.startswith("⚠") for text in marked.all_inner_texts())  # a symbol and a word, not colour
         no_sideways_scroll(page, 1280)

@@ -6,7 +6,7 @@ Pressing Review (or the R key on the board) once the game is over runs
 is listed as it arrives, in the engine's notation: move number, player, move, the
 estimated win chance before → after and the change.  When the review ends (or is
 cancelled) the turning points, the moves that lost the most estimated win chance,
-are marked in the list with ⚠ and the words "turning point" (not by colour), and
+are marked at the start of their line with ⚠ and the words "turning point" (not by colour), and
 also offered as buttons, so Tab and Enter reach them from the Review button.
 Picking a move in the list (a listbox: arrow keys work) or a turning-point button
 shows the board at the position before that move (the page's time travel), and
@@ -52,6 +52,7 @@ AT_TABLE = "Review is for a game of your own, not a shared table."
 
 CSS = """
 .treegames-review-list select{font-size:14px;line-height:1.5;font-variant-numeric:tabular-nums}
+@media (max-width:500px){.treegames-review-list select{font-size:13px}}
 .treegames-review-turning .jupyter-button{white-space:normal!important;height:auto!important;text-align:left;
   max-width:100%!important;line-height:1.4;padding:4px 8px}
 """
@@ -64,11 +65,15 @@ def review_seed(states: list) -> str:
 
 
 def row_label(row: ReviewedMove, name: str, turning: bool) -> str:
-    """One line of the list: '⚠ 12 · Blue · seed K6 · 61% → 38% · −23 points · turning point'."""
-    mark = f"{TURNING_MARK} " if turning else ""
-    tail = " · turning point" if turning else (" · coach's choice" if row.coach_agrees else "")
-    return (f"{mark}{row.number} · {name} · {row.played.notation} · {100 * row.before:.0f}% → "
-            f"{100 * row.after:.0f}% · {row.change_text()}{tail}")
+    """One line of the list: '12. Blue: seed K6 · 61→38% (−23)', a turning point led by '⚠ turning point ·'."""
+    lead = f"{TURNING_MARK} turning point · " if turning else ""
+    change = row.change_text().split()[0]
+    return (f"{lead}{row.number}. {name}: {row.played.notation} · {100 * row.before:.0f}→"
+            f"{100 * row.after:.0f}% ({change})")
+
+
+LIST_CAPTION = "Move. Player: move played · estimated win chance before→after (change in points)"
+"""What the columns of a list line are (shown above the list)."""
 
 
 class ReviewStatus(StrEnum):
@@ -109,6 +114,9 @@ class ReviewPanel(widgets.VBox):
                                     layout=widgets.Layout(width="100%", display="none"))
         self.moves.add_class("treegames-review-list")
         self.moves.add_class("treegames-label-sr-only")
+        self.caption = widgets.HTML(layout=widgets.Layout(width="100%", display="none"))
+        self.caption.value = (f"<div style='font-size:12px;line-height:1.4;color:{palette.MUTED_INK}'>"
+                              f"{escape(LIST_CAPTION)}</div>")
         self.detail = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.detail.add_class("treegames-review-detail")
         report = getattr(owner, "report_failure", None)
@@ -120,7 +128,7 @@ class ReviewPanel(widgets.VBox):
                            layout=widgets.Layout(flex_flow="row wrap", max_width="100%", align_items="center"))
         row.add_class("treegames-buttons")
         style = widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(height="0px"))
-        super().__init__([row, self.note, self.summary, self.turning, self.moves, self.detail, style],
+        super().__init__([row, self.note, self.summary, self.turning, self.caption, self.moves, self.detail, style],
                          layout=widgets.Layout(max_width="100%"))
         self.add_class("treegames-review")
 
@@ -362,7 +370,7 @@ class ReviewPanel(widgets.VBox):
             self.moves.value = self.selected.step if self.selected is not None and options else None
         finally:
             self._busy = False
-        self.moves.layout.display = "" if options else "none"
+        self.moves.layout.display = self.caption.layout.display = "" if options else "none"
 
     def _show_turning(self) -> None:
         """The summary sentence, the turning-point buttons and the note on estimates."""
@@ -372,8 +380,8 @@ class ReviewPanel(widgets.VBox):
             self.turning.children = []
             return
         names = self.names()
-        self.summary.value = (f"<div><b>{escape(review.summary(names))}</b><div style='font-size:12px;"
-                              f"color:{palette.MUTED_INK}'>{escape(REVIEW_NOTE)}</div></div>")
+        self.summary.value = (f"<div style='line-height:1.4'><b>{escape(review.summary(names))}</b>"
+                              f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(REVIEW_NOTE)}</div></div>")
         buttons = []
         for row in review.turning_points():
             button = widgets.Button(description=f"{TURNING_MARK} Turning point: {row.text(names)}",
@@ -388,7 +396,7 @@ class ReviewPanel(widgets.VBox):
         text = row.text(self.names(), turning=turning)
         marks = ("On the board: the wide black-and-white ring is the move played"
                  + ("" if row.coach_agrees else "; the yellow outline is the coach's choice") + ".")
-        return (f"<div role='status' style='font-size:14px'>{escape(text)}"
+        return (f"<div role='status' style='font-size:14px;line-height:1.4'>{escape(text)}"
                 f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(row.played.description.rstrip('.'))}. "
                 f"{escape(marks)}</div></div>")
 
