@@ -30,12 +30,12 @@ def main() -> None:
     for name in ("aspens", "bosk", "mighty_trees"):
         states = typical_game(name)
         review = Review(states, random.Random(0))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         review.run()
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         print(f"{name}: {len(states) - 1} steps, {review.total} positions reviewed at "
-              f"{iterations_for_review(name)} playouts (+ top-up) in {seconds:.1f} s "
-              f"({seconds / max(1, review.total):.2f} s each); {review.summary()}")
+              f"{iterations_for_review(name)} playouts (+ top-ups) in {seconds:.1f} s "
+              f"({seconds / max(1, review.total):.2f} s each; {cpu:.1f} s of CPU); {review.summary()}")
 
 
 if __name__ == "__main__":
