@@ -6,26 +6,29 @@ from __future__ import annotations
 import random
 import re
 
+from axe_playwright_python.sync_playwright import Axe
+
 import harness
 from treegames import bosk, core
 
 PATH = "bosk/play.ipynb"
 
 
-def finished_game(seed: int = 1) -> str:
-    """A 2-player Bosk game of greedy bots played to the end, as saved-game JSON."""
+def finished_game(name: str = "bosk", seed: int = 1) -> str:
+    """A 2-player game of greedy bots played to the end, as saved-game JSON."""
     rng = random.Random(seed)
-    bots = [bosk.GreedyBot(random.Random(seed + p)) for p in range(2)]
-    state = bosk.new_game(2).new_initial_state()
+    game_type = core.games()[name]
+    bots = [game_type.bots["greedy"](random.Random(seed + p)) for p in range(2)]
+    state = (bosk.new_game(2) if name == "bosk" else game_type.new_game()).new_initial_state()
     while not state.is_terminal():
         state = core.step(state, bots, rng)
     return state.to_json()
 
 
-def open_finished_game(page, tmp_path) -> None:
+def open_finished_game(page, tmp_path, name: str = "bosk") -> None:
     """Open a finished game through the Save / Open tab, as a visitor would."""
-    saved = tmp_path / "bosk-finished.json"
-    saved.write_text(finished_game())
+    saved = tmp_path / f"{name}-finished.json"
+    saved.write_text(finished_game(name))
     page.get_by_role("tab", name="Save / Open").click()
     with page.expect_file_chooser() as chooser:
         page.locator(".treegames-open").first.click()
@@ -101,4 +104,22 @@ def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
         no_sideways_scroll(page, 420)
         page.locator(".treegames-review").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420-picked")
+        assert errors == []
+
+
+def test_a_mighty_trees_review_marks_cards_and_passes_axe(browser, voila, tmp_path):
+    with harness.loaded_dashboard(browser, voila, "mighty_trees/play.ipynb") as (page, _stats, errors):
+        open_finished_game(page, tmp_path, "mighty_trees")
+        review_button(page).click()
+        wait_for_review(page)
+        before = harness.wait_until_stable(page)["hash"]
+        page.locator(".treegames-review-list option").nth(2).click()
+        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=20_000)
+        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        harness.wait_until_stable(page)
+        no_sideways_scroll(page, 1280)
+        harness.screenshot(page, "review-mighty-trees-1280")
+        found = Axe().run(page).response["violations"]
+        blocking = [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+        assert blocking == []
         assert errors == []

@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 TURNING_MARK = "⚠"
 """The symbol before a turning point (always with the words 'turning point')."""
 
+RING_GAP = 9.0
+"""How far (canvas pixels) the ring round the move played lies outside the place's outline."""
+
 LIST_ROWS = 8
 """Rows the list of reviewed moves shows at once (it scrolls for the rest)."""
 
@@ -321,27 +324,32 @@ class ReviewPanel(widgets.VBox):
         played = hint.place_of(state, row.played.action)
         best = hint.place_of(state, row.best.action)
         if played is not None:
-            ring = self._shape(played, 1.6)
+            ring = self._shape(played, RING_GAP)
             if ring is not None:
                 scene.add(Polygons(ring, None, stroke="#FFFFFF", line_width=8.0, tags=(("review-played", played),)))
                 scene.add(Polygons(ring, None, stroke=palette.BLACK, line_width=4.0,
                                    tags=(("review-played", played),)))
         if best is not None:
-            shape = self._shape(best, 1.0)
+            shape = self._shape(best, 0.0)
             if shape is not None:
                 scene.add(Polygons(shape, None, stroke=palette.BLACK, line_width=7.0, tags=(("review-best", best),)))
                 scene.add(Polygons(shape, None, stroke=palette.HIGHLIGHT, line_width=4.0,
                                    tags=(("review-best", best),)))
 
-    def _shape(self, place: str, scale: float) -> Any:
-        """The outline of ``place`` (the kit's cursor shape) scaled about its centre, or None without shapes."""
+    def _shape(self, place: str, grow: float) -> Any:
+        """The outline of ``place`` (the kit's cursor shape), each corner ``grow`` pixels further out, or None."""
         try:
             corners = self.owner.cursor_shape(place)
         except (NotImplementedError, KeyError, ValueError):
             return None
         cx = sum(x for x, _ in corners) / len(corners)
         cy = sum(y for _, y in corners) / len(corners)
-        return as_points([[(cx + (x - cx) * scale, cy + (y - cy) * scale) for x, y in corners]])
+        out = []
+        for x, y in corners:
+            dx, dy = x - cx, y - cy
+            length = max(1e-9, (dx * dx + dy * dy) ** 0.5)
+            out.append((x + grow * dx / length, y + grow * dy / length))
+        return as_points([out])
 
     # ------------------------------------------------------------ words
 
