@@ -138,3 +138,12 @@ def test_back_and_forward_keep_the_review_and_the_r_key_starts_it():
     w.forward()
     assert panel.review is not None and len(panel.moves.options) == panel.review.total
     assert panel.start() and panel.status is ReviewStatus.DONE  # pressed again: the same review, shown again
+
+
+def test_at_a_shared_table_review_says_it_is_for_a_game_of_ones_own():
+    w = finished(PAGES[1])
+    w.controller = object()  # what the page holds while it sits at a shared table
+    panel = w.review_panel
+    assert not panel.start() and "a game of your own" in panel.note.value and panel.review is None
+    w.controller = None
+    assert panel.why_not() is None
