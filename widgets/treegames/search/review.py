@@ -20,8 +20,8 @@ move; chance nodes and forced moves are skipped):
    because both estimates then come from one tree of the same player's view,
    so they are comparable.
 3. **Before** is the estimate of the coach's choice (the move with the most
-   playouts before the top-up, :meth:`~.mcts.Search.best`), **after** that of the move played:
-   each the share of its playouts the mover won outright, with the 95% Wilson
+   playouts before the top-up, :meth:`~.mcts.Search.best`), **after** that of
+   the move played: each the share of its playouts the mover won outright, with the 95% Wilson
    interval and the playout count (:class:`~.mcts.MoveStats`).  The **loss**
    is before − after (negative when the played move scored better).
 
@@ -35,8 +35,9 @@ position cut short is dropped, not half-reported) and can be called again to go 
 The **turning points** are the :data:`TURNING_POINTS` moves that lost the most
 estimated win chance, among those that lost more than :data:`TURNING_THRESHOLD`
 and whose 95% interval lies wholly below the coach's choice's, so a difference
-the playouts cannot tell from noise is not marked (ties: the earlier move first).  These are estimates from random playouts, not
-certainties (:data:`REVIEW_NOTE`).
+the playouts cannot tell from noise is not marked (ties: the earlier move
+first).  These are estimates from random playouts, not certainties
+(:data:`REVIEW_NOTE`).
 """
 
 from __future__ import annotations

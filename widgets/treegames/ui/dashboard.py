@@ -5,8 +5,9 @@
 ``GAME_TYPE.bots``), Step / Back / Forward / Undo / End turn / Auto-play with a
 speed, bots that answer by themselves (with Pause), the explanation panel ("Just
 happened" / "Now" / "Not allowed"), the event log, the New game form built from
-``GAME_TYPE.options``, Save / Open, Save picture, keyboard play and a text
-description of the position for screen readers.
+``GAME_TYPE.options``, Save / Open, Save picture, keyboard play, a text
+description of the position for screen readers, and the coach's Hint
+(:mod:`~treegames.ui.hint`) and, after the game, Review (:mod:`~treegames.ui.review`).
 
 There is one refresh path: the timeline's "state changed" signal calls
 :meth:`GameDashboard.refresh`, which runs every registered part once.
