@@ -56,9 +56,10 @@ __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_po
            "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS",
            "TURNING_THRESHOLD", "REVIEW_NOTE", "iterations_for_review"]
 
-REVIEW_ITERATIONS = {"aspens": 48, "bosk": 240, "mighty_trees": 160}
-"""Playouts per reviewed position, per game (measured so a typical game's review takes well under a minute on
-2 cores: ``benchmarks/bench_review.py``; Aspens games have some 250 decisions and slow playouts)."""
+REVIEW_ITERATIONS = {"aspens": 32, "bosk": 240, "mighty_trees": 160}
+"""Playouts per reviewed position, per game, from ``benchmarks/bench_review.py`` on a 2-core machine: a typical
+Bosk or Mighty Trees game takes 5-7 s of one core, an Aspens game (some 250 decisions, slow playouts) about half a
+minute at 32 (49 s at 48); the rows are shown as they come."""
 
 DEFAULT_ITERATIONS = 120
 """Playouts per position in a game not listed in REVIEW_ITERATIONS."""
