@@ -87,6 +87,7 @@ def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
         page.keyboard.press("r")
         wait_for_review(page)
         no_sideways_scroll(page, 420)
+        page.locator(".treegames-review").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420")
         before = harness.wait_until_stable(page)["hash"]
         review_button(page).focus()
@@ -102,8 +103,10 @@ def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
         harness.wait_for_drawing(page, differs_from=before, timeout=20)
         harness.wait_until_stable(page)
         no_sideways_scroll(page, 420)
-        page.locator(".treegames-review").scroll_into_view_if_needed()
+        page.locator(".treegames-review-detail").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420-picked")
+        page.locator("canvas.treegames-board-canvas").scroll_into_view_if_needed()
+        harness.screenshot(page, "review-phone-420-board")
         assert errors == []
 
 

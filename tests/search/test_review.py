@@ -270,3 +270,9 @@ def test_a_mighty_trees_review_reads_only_what_the_mover_could_see():
     assert other.hands != state.hands and other.view_for(state.current_player) == state.view_for(state.current_player)
     seen = [review_position(position, action, random.Random(21), 60) for position in (state, other)]
     assert seen[0] == seen[1]  # the same estimates, whatever the hidden cards
+
+
+def test_a_list_line_is_short_and_a_turning_point_leads_with_a_symbol_and_a_word():
+    r = row(11, (61, 100), (38, 100))
+    assert r.line(("Red", "Blue")) == "12. Blue: seed K6 · 61→38% (−23)"
+    assert r.line(("Red", "Blue"), turning=True) == "⚠ turning point · 12. Blue: seed K6 · 61→38% (−23)"

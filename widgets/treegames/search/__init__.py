@@ -28,8 +28,10 @@ from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, Sea
 from .parallel import ParallelSearch
 from .review import (
     COMPARED_SHARE,
+    LINE_CAPTION,
     REVIEW_ITERATIONS,
     REVIEW_NOTE,
+    TURNING_MARK,
     TURNING_POINTS,
     TURNING_THRESHOLD,
     Review,
@@ -48,5 +50,5 @@ __all__ = [
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler", "unseen_cards",
     "Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions", "turning_points",
-    "iterations_for_review", "REVIEW_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "REVIEW_NOTE",
+    "iterations_for_review", "REVIEW_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE",
 ]

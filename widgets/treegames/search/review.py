@@ -54,7 +54,7 @@ from .mcts import Budget, MoveStats, Progress, Search, SearchError, _Node
 
 __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions",
            "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS",
-           "TURNING_THRESHOLD", "REVIEW_NOTE", "iterations_for_review"]
+           "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE", "iterations_for_review"]
 
 REVIEW_ITERATIONS = {"aspens": 32, "bosk": 240, "mighty_trees": 160}
 """Playouts per reviewed position, per game, from ``benchmarks/bench_review.py`` on a 2-core machine: a typical
@@ -69,6 +69,12 @@ COMPARED_SHARE = 0.25
 
 TURNING_POINTS = 3
 """How many turning points a review marks at most."""
+
+TURNING_MARK = "⚠"
+"""The symbol before a turning point in a list line (always with the words 'turning point')."""
+
+LINE_CAPTION = "Move. Player: move played · estimated win chance before→after (change in points)"
+"""What the parts of a list line (:meth:`ReviewedMove.line`) are."""
 
 TURNING_THRESHOLD = 0.10
 """A move is a turning point only if it lost more than this much estimated win chance (10 points)."""
@@ -156,6 +162,12 @@ class ReviewedMove:
                     f"{self.change_text()}; the coach preferred {self.best.notation} "
                     f"({self.best.visits} and {self.played.visits} playouts)")
         return head + body + (" (turning point)" if turning else "")
+
+    def line(self, names: Sequence[str] = (), turning: bool = False) -> str:
+        """One short line for a list: '12. Blue: seed K6 · 61→38% (−23)', a turning point led by '⚠ turning point ·'."""
+        lead = f"{TURNING_MARK} turning point · " if turning else ""
+        return (f"{lead}{self.number}. {player_name(self.player, names)}: {self.played.notation} · "
+                f"{100 * self.before:.0f}→{100 * self.after:.0f}% ({self.change_text().split()[0]})")
 
 
 def percent(stats: MoveStats) -> str:

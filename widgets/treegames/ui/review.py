@@ -29,7 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..search import REVIEW_NOTE, Review, ReviewedMove, ReviewProgress
+from ..search import LINE_CAPTION, REVIEW_NOTE, TURNING_MARK, Review, ReviewedMove, ReviewProgress
 from . import palette, safety
 from .scene import Polygons, Scene, as_points
 from .text import escape
@@ -37,9 +37,6 @@ from .text import escape
 __all__ = ["ReviewPanel", "ReviewStatus", "TURNING_MARK", "LIST_ROWS"]
 
 log = logging.getLogger(__name__)
-
-TURNING_MARK = "⚠"
-"""The symbol before a turning point (always with the words 'turning point')."""
 
 RING_GAP = 9.0
 """How far (canvas pixels) the ring round the move played lies outside the place's outline."""
@@ -65,18 +62,6 @@ def review_seed(states: list) -> str:
     """What seeds a review's random numbers: the game's options and its actions (the same game, the same review)."""
     last = states[-1]
     return f"review/{last.game.name}/{len(last.history)}/{'|'.join(map(str, last.history))}"
-
-
-def row_label(row: ReviewedMove, name: str, turning: bool) -> str:
-    """One line of the list: '12. Blue: seed K6 · 61→38% (−23)', a turning point led by '⚠ turning point ·'."""
-    lead = f"{TURNING_MARK} turning point · " if turning else ""
-    change = row.change_text().split()[0]
-    return (f"{lead}{row.number}. {name}: {row.played.notation} · {100 * row.before:.0f}→"
-            f"{100 * row.after:.0f}% ({change})")
-
-
-LIST_CAPTION = "Move. Player: move played · estimated win chance before→after (change in points)"
-"""What the columns of a list line are (shown above the list)."""
 
 
 class ReviewStatus(StrEnum):
@@ -119,7 +104,7 @@ class ReviewPanel(widgets.VBox):
         self.moves.add_class("treegames-label-sr-only")
         self.caption = widgets.HTML(layout=widgets.Layout(width="100%", display="none"))
         self.caption.value = (f"<div style='font-size:12px;line-height:1.4;color:{palette.MUTED_INK}'>"
-                              f"{escape(LIST_CAPTION)}</div>")
+                              f"{escape(LINE_CAPTION)}</div>")
         self.detail = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.detail.add_class("treegames-review-detail")
         report = getattr(owner, "report_failure", None)
@@ -370,8 +355,7 @@ class ReviewPanel(widgets.VBox):
         rows = list(review.rows) if review is not None else []
         turning = {row.step for row in self.turning_rows()}
         names = self.names()
-        options = [(row_label(row, names[row.player] if row.player < len(names) else f"Player {row.player + 1}",
-                              row.step in turning), row.step) for row in rows]
+        options = [(row.line(names, row.step in turning), row.step) for row in rows]
         self._busy = True
         try:
             self.moves.options = options
