@@ -4,9 +4,10 @@
   :class:`Rollout`, :class:`Progress` and per-move :class:`MoveStats`;
 * :mod:`.parallel` -- :class:`ParallelSearch`: root-parallel trees, in worker processes where that pays;
 * :mod:`.worlds` -- :class:`WorldSampler`: determinized hidden cards from what a player sees;
+* :mod:`.review` -- :class:`Review`: the coach's estimates before and after every move of a finished game;
 * :mod:`.bots` -- ``coach-easy``, ``coach-medium`` and ``coach-hard`` for ``GameType.bots``.
 
-Imports go worlds <- mcts <- parallel <- bots; the game packages import :mod:`.bots` to list the coach.
+Imports go worlds <- mcts <- parallel <- bots <- review; the game packages import :mod:`.bots` to list the coach.
 """
 
 from .bots import (
@@ -25,10 +26,29 @@ from .bots import (
 )
 from .mcts import EXPLORATION, Budget, MoveStats, Progress, Rollout, Search, SearchError
 from .parallel import ParallelSearch
+from .review import (
+    COMPARED_SHARE,
+    LINE_CAPTION,
+    REVIEW_ITERATIONS,
+    REVIEW_NOTE,
+    TURNING_MARK,
+    TURNING_POINTS,
+    TURNING_THRESHOLD,
+    Review,
+    ReviewedMove,
+    ReviewError,
+    ReviewProgress,
+    history_from_actions,
+    iterations_for_review,
+    review_position,
+    turning_points,
+)
 from .worlds import HiddenInformationError, WorldSampler, unseen_cards
 
 __all__ = [
     "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler", "unseen_cards",
+    "Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions", "turning_points",
+    "iterations_for_review", "REVIEW_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE",
 ]

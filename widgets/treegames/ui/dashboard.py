@@ -5,8 +5,9 @@
 ``GAME_TYPE.bots``), Step / Back / Forward / Undo / End turn / Auto-play with a
 speed, bots that answer by themselves (with Pause), the explanation panel ("Just
 happened" / "Now" / "Not allowed"), the event log, the New game form built from
-``GAME_TYPE.options``, Save / Open, Save picture, keyboard play and a text
-description of the position for screen readers.
+``GAME_TYPE.options``, Save / Open, Save picture, keyboard play, a text
+description of the position for screen readers, and the coach's Hint
+(:mod:`~treegames.ui.hint`) and, after the game, Review (:mod:`~treegames.ui.review`).
 
 There is one refresh path: the timeline's "state changed" signal calls
 :meth:`GameDashboard.refresh`, which runs every registered part once.
@@ -43,6 +44,7 @@ from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .hint import HintPanel
 from .motion import MotionPreference
+from .review import ReviewPanel
 from .saving import download_link, states_from_saved, uploaded_text
 from .scene import Polygons, Scene, as_points
 from .styles import icon_button, icon_toggle, set_icon, stylesheet
@@ -56,7 +58,7 @@ GAME_OVER = "The game is over. Start a new game from the New game tab."
 
 KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
              "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
-             "A Auto-play or Pause, H Hint (again: Think longer).")
+             "A Auto-play or Pause, H Hint (again: Think longer), R Review (after the game).")
 """How to play the board by keyboard, shown under the board (ipycanvas' view breaks on a canvas tooltip)."""
 
 
@@ -105,7 +107,7 @@ class GameDashboard(widgets.VBox):
         self.board_view.on_key(self.key)
         self._build(seed, seats, options or {}, answer, speed)
         self.parts = [self._redraw_board, self._show_words, self._update_buttons, self._update_log,
-                      self._update_save, self._update_access, self.hint_panel.follow, *self.extra_parts()]
+                      self._update_save, self._update_access, self.hint_panel.follow, self.review_panel.follow, *self.extra_parts()]
         self.new_game(seed=seed, seats=seats, **(options or {}))
         self.tables_tab.children = [self.tables_panel()]  # shared tables
         super().__init__([self.skip_link, self.title, self.main_row, self.words, stylesheet()])
@@ -323,7 +325,9 @@ class GameDashboard(widgets.VBox):
         self.save_tab = len(pages) - 1
         safety.observe(self.tabs, self._on_tab, names="selected_index", report=report)
         self.hint_panel = HintPanel(self)  # the coach's Hint (ui/hint.py)
-        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, auto, self.hint_panel, self.message,
+        self.review_panel = ReviewPanel(self)  # the coach's Review of a finished game (ui/review.py)
+        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, auto, self.hint_panel,
+                                   self.review_panel, self.message,
                                    self.explanation,
                                    self.tabs])
         self.right.add_class("treegames-side")
@@ -607,6 +611,8 @@ class GameDashboard(widgets.VBox):
             self.tabs.selected_index = 1
         elif command == "hint":
             self.hint_panel.press_key()
+        elif command == "review":
+            self.review_panel.press_key()
         else:
             button = getattr(self, f"{command}_button")
             if not button.disabled:
@@ -652,6 +658,7 @@ class GameDashboard(widgets.VBox):
         """The game's board scene plus the keyboard cursor."""
         scene = self.board_scene(self.state)
         self.hint_panel.decorate(scene, self.state)
+        self.review_panel.decorate(scene, self.state)
         if self.cursor is not None:
             shape = as_points([self.cursor_shape(self.cursor)])
             scene.add(Polygons(shape, None, stroke="#FFFFFF", line_width=6.0, tags=(("cursor", self.cursor),)))

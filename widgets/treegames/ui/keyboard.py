@@ -23,6 +23,7 @@ SHORTCUTS: dict[str, str] = {
     "p": "auto",
     "n": "new_game_tab",
     "h": "hint",
+    "r": "review",
 }
 """Letter keys on the focused board -> dashboard commands (shown in the buttons' tooltips)."""
 

@@ -1,0 +1,128 @@
+"""Review on the Bosk Play page in Chromium: open a finished game, press Review (or R), see progress then the moves,
+pick one (by mouse, or Tab and Enter) and the board shows the position before it; at 1280 px and on a 420 px phone."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from axe_playwright_python.sync_playwright import Axe
+
+import harness
+from treegames import bosk, core
+
+PATH = "bosk/play.ipynb"
+
+
+def finished_game(name: str = "bosk", seed: int = 1) -> str:
+    """A 2-player game of greedy bots played to the end, as saved-game JSON."""
+    rng = random.Random(seed)
+    game_type = core.games()[name]
+    bots = [game_type.bots["greedy"](random.Random(seed + p)) for p in range(2)]
+    state = (bosk.new_game(2) if name == "bosk" else game_type.new_game()).new_initial_state()
+    while not state.is_terminal():
+        state = core.step(state, bots, rng)
+    return state.to_json()
+
+
+def open_finished_game(page, tmp_path, name: str = "bosk") -> None:
+    """Open a finished game through the Save / Open tab, as a visitor would."""
+    saved = tmp_path / f"{name}-finished.json"
+    saved.write_text(finished_game(name))
+    page.get_by_role("tab", name="Save / Open").click()
+    with page.expect_file_chooser() as chooser:
+        page.locator(".treegames-open").first.click()
+    chooser.value.set_files(str(saved))
+    page.get_by_text("Opened a saved game").wait_for(timeout=30_000)
+    harness.wait_until_stable(page)
+
+
+def review_button(page):
+    """The Review button."""
+    return page.locator(".treegames-review").get_by_role("button", name=re.compile(r"^\W*Review\s*$"))
+
+
+def wait_for_review(page) -> None:
+    """Progress first ('position N of M'), then listed moves, then the end of the review."""
+    page.locator(".treegames-review-progress", has_text=re.compile(r"position \d+ of \d+")).wait_for(
+        timeout=60_000)
+    page.locator(".treegames-review-list option").first.wait_for(state="attached", timeout=60_000)
+    page.locator(".treegames-review-progress", has_text="positions reviewed").wait_for(timeout=180_000)
+    page.locator(".treegames-review", has_text="estimates from random playouts").wait_for(timeout=30_000)
+
+
+def no_sideways_scroll(page, width: int) -> None:
+    """The page is no wider than the window."""
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1, "no sideways scrolling"
+
+
+def test_review_lists_the_moves_and_a_click_shows_the_board_before_one(browser, voila, tmp_path):
+    with harness.loaded_dashboard(browser, voila, PATH) as (page, _stats, errors):
+        assert review_button(page).is_disabled()  # the game has only begun
+        open_finished_game(page, tmp_path)
+        assert review_button(page).is_enabled()
+        review_button(page).click()
+        wait_for_review(page)
+        options = page.locator(".treegames-review-list option")
+        assert options.count() > 20
+        first = options.first.inner_text().replace("\xa0", " ")
+        assert re.match(r"^(⚠ turning point · )?1\. (Maple|Oak): .+ · \d+→\d+% \([−+±]\d+\)$", first), first
+        marked = page.locator(".treegames-review-list option", has_text="turning point")
+        assert all(text.startswith("⚠") for text in marked.all_inner_texts())  # a symbol and a word, not colour
+        no_sideways_scroll(page, 1280)
+        before = harness.wait_until_stable(page)["hash"]
+        options.nth(10).click()
+        page.locator(".treegames-review-detail", has_text="wide black-and-white ring").wait_for(timeout=20_000)
+        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        harness.wait_until_stable(page)
+        harness.screenshot(page, "review-desktop-1280")
+        assert errors == []
+
+
+def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
+    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 900}) as (page, _s,
+                                                                                                  errors):
+        open_finished_game(page, tmp_path)
+        page.locator("canvas.treegames-board-canvas").focus()
+        page.keyboard.press("r")
+        wait_for_review(page)
+        no_sideways_scroll(page, 420)
+        page.locator(".treegames-review").scroll_into_view_if_needed()
+        harness.screenshot(page, "review-phone-420")
+        before = harness.wait_until_stable(page)["hash"]
+        review_button(page).focus()
+        page.keyboard.press("Tab")  # past the (off) Cancel button: the first turning point, else the list
+        focused = page.evaluate("() => document.activeElement.tagName + ' ' + document.activeElement.innerText")
+        if focused.startswith("BUTTON"):
+            assert "Turning point" in focused
+            page.keyboard.press("Enter")
+        else:
+            assert focused.startswith("SELECT"), focused
+            page.keyboard.press("ArrowDown")
+        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=20_000)
+        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        harness.wait_until_stable(page)
+        no_sideways_scroll(page, 420)
+        page.locator(".treegames-review-detail").scroll_into_view_if_needed()
+        harness.screenshot(page, "review-phone-420-picked")
+        page.locator("canvas.treegames-board-canvas").scroll_into_view_if_needed()
+        harness.screenshot(page, "review-phone-420-board")
+        assert errors == []
+
+
+def test_a_mighty_trees_review_marks_cards_and_passes_axe(browser, voila, tmp_path):
+    with harness.loaded_dashboard(browser, voila, "mighty_trees/play.ipynb") as (page, _stats, errors):
+        open_finished_game(page, tmp_path, "mighty_trees")
+        review_button(page).click()
+        wait_for_review(page)
+        before = harness.wait_until_stable(page)["hash"]
+        page.locator(".treegames-review-list option").nth(2).click()
+        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=20_000)
+        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        harness.wait_until_stable(page)
+        no_sideways_scroll(page, 1280)
+        harness.screenshot(page, "review-mighty-trees-1280")
+        found = Axe().run(page).response["violations"]
+        blocking = [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+        assert blocking == []
+        assert errors == []
