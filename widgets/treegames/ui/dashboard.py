@@ -69,14 +69,6 @@ def make_bot(game_type, kind: str, seed: int):
     return game_type.bots[kind](random.Random(seed))
 
 
-def running_loop():
-    """The asyncio loop running this callback (a Jupyter kernel's), or None outside one (plain tests)."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
 class GameDashboard(widgets.VBox):
     """A whole game to play, watch or step through; subclasses supply the board picture and its places."""
 
@@ -514,7 +506,7 @@ class GameDashboard(widgets.VBox):
         if on:
             self.auto_button.description = "Pause"
             set_icon(self.auto_button, "pause")
-            loop = running_loop()
+            loop = safety.running_loop()
             if loop is None:  # no event loop (a plain script): nothing can run in the background
                 self.auto_button.value = False
                 return
