@@ -170,8 +170,8 @@ def trace_ops(scene: Scene, box: tuple, trace: list, font: int = 24) -> None:
     marks = pts[:: max(1, len(pts) // 25)] + [pts[-1]]
     scene.add(Circles(as_points([[p] for p in marks]).reshape(-1, 2), _radii(6.0, len(marks)),
                       solid(CLASS, len(marks)), stroke="#FFFFFF", line_width=1.5))
-    gx, gy = dashes[-1][1]
-    scene.add(Texts([(gx - 6, gy + font, "1/√n guide (dashed)")], font=f"{font - 2}px sans-serif",
+    # the label sits in the plot's bottom right corner (distances below 0.01 need thousands of results), off both lines
+    scene.add(Texts([(x1 - 8, y1 - font * 0.6, "1/√n guide (dashed)")], font=f"{font - 2}px sans-serif",
                     colour=GUIDE, align="right"))
 
 
