@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from treegames.tables.authority import Authority
@@ -118,8 +120,12 @@ def test_each_table_has_a_small_live_picture_drawn_once_per_version(authority, m
     overview_html(authority.overview(TEACHER))
     assert drawn == [view.code], "only the table that changed is drawn again"
     hands = [c for s in range(2) for c in authority.state_of(view.table_id).hand(s)]
-    picture = teacher.table_picture(next(v for v in authority.overview(TEACHER) if v.code == view.code))
-    assert hands and not any(card.name in picture for card in hands), "the picture shows no Command"
+    seen = next(v for v in authority.overview(TEACHER) if v.code == view.code)
+    assert teacher.table_picture(seen).startswith("<svg")
+    public = seen.player_view if isinstance(seen.player_view, dict) else json.loads(seen.player_view)
+    held = json.dumps(public)  # what the picture is drawn from: card names appear in it as whole JSON strings
+    assert hands and public["hand"] == [], "the picture is drawn from the public view: no Command"
+    assert not [c.name for c in hands if json.dumps(c.name) in held], "no card held in a hand is in what it draws"
 
 
 def test_each_table_says_in_a_word_whether_hint_is_allowed_there(authority):
