@@ -50,7 +50,7 @@ from typing import Any
 
 from .. import core
 from .bots import rollout_for
-from .mcts import Budget, MoveStats, Progress, Search, SearchError, _Node
+from .mcts import Budget, MoveStats, Progress, Search, SearchError, _cancel_check, _Node
 
 __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions",
            "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS",
@@ -213,7 +213,7 @@ def review_position(state: Any, action: Any, rng: random.Random, iterations: int
         raise ReviewError(f"{action} is not a legal move in the position reviewed")
     n = iterations or iterations_for_review(state.game.name)
     search = _ReviewSearch(state, rng, rollout=rollout_for(state.game.name))
-    stop = _stopper(cancel)
+    stop = _cancel_check(cancel)
     done = search.think(Budget(iterations=n), cancel=stop, progress=progress)
     if done < n or stop():
         return None
@@ -235,17 +235,6 @@ def _visits(search: Search, action: Any) -> int:
     """Playouts so far below the root move ``action``."""
     child = search.root.children.get(action)
     return child.visits if child is not None else 0
-
-
-def _stopper(cancel: Callable[[], bool] | threading.Event | None) -> Callable[[], bool]:
-    """A callable that says whether to stop."""
-    if cancel is None:
-        return lambda: False
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set
-    if callable(cancel):
-        return cancel
-    raise ReviewError(f"cancel must be a callable or a threading.Event, not {type(cancel).__name__}")
 
 
 # ------------------------------------------------------------------ a whole game
@@ -328,7 +317,7 @@ class Review:
             progress: Callable[[ReviewProgress], None] | None = None,
             on_row: Callable[[ReviewedMove], None] | None = None) -> list[ReviewedMove]:
         """Review the remaining positions in order (until ``cancel`` says stop); every row so far."""
-        stop = _stopper(cancel)
+        stop = _cancel_check(cancel)
         total = self.total
         while not self.finished and not stop():
             done = len(self.rows)
