@@ -18,6 +18,14 @@ games per match-up; many hours, since coach-hard plays hundreds of playouts per 
   coach-hard's budgets: where the second process pays, and where its start-up does not.
 * **Rollouts** -- playouts per second with random and with greedy playouts from
   the same positions, and a short match at equal thinking time per move.
+* **Stakes** -- how much a single move is worth, the ceiling on what any search can
+  gain over GreedyBot one move at a time: at positions from GreedyBot games, the
+  win chance of GreedyBot's own choice and of its next-best alternatives when both
+  players continue as GreedyBot (common random numbers: playout k of every move uses
+  the same seed).  The best alternative is picked on the first half of the playouts
+  and measured on the second, so the gap is not inflated by picking the luckiest.
+  The line gives the mean gap and the playouts per move a search would need to tell
+  a gap that size apart (95%, paired).
 
 The machine's load average is printed: on a shared 2-core machine the timings are noisy.
 """
@@ -29,6 +37,7 @@ import os
 import random
 import statistics
 import time
+from typing import Any
 
 from treegames import core
 from treegames.lab import TournamentRun, TournamentSpec, default_workers, wilson_interval
@@ -136,6 +145,44 @@ def equal_time_match(name: str, players: int, rates: dict[Rollout, float], per_m
           f"(95% {100 * low:.0f}-{100 * high:.0f}%) of {games}", flush=True)
 
 
+def continuation_wins(state: Any, player: int, seed: int) -> int:
+    """1 if ``player`` wins when every seat plays GreedyBot from ``state`` (dice and draws from ``seed``), else 0."""
+    rng = random.Random(seed)
+    greedy = core.game_module(state.game.name).GreedyBot(rng)
+    while not state.is_terminal():
+        state = state.apply(core.sample_chance(state, rng) if state.current_player == core.CHANCE
+                            else greedy.choose(state))
+    return 1 if state.winners() == (player,) else 0
+
+
+def stakes(name: str, players: int, count: int, playouts: int, alternatives: int = 5) -> None:
+    """Print what the best of GreedyBot's top alternatives gains over its own choice, per move (see the docstring)."""
+    half = playouts // 2
+    gaps, paired = [], []
+    greedy_type = core.game_module(name).GreedyBot
+    for index, state in enumerate(positions(name, players, count, seed=17)):
+        player, legal = state.current_player, state.legal_actions()
+        chosen = greedy_type(random.Random(index)).choose(state)
+        others = [a for a in legal if a != chosen]
+        random.Random(index).shuffle(others)
+        value = getattr(greedy_type(random.Random(0)), "value", None)
+        if value is not None:  # GreedyBot's own ranking where it has one
+            others.sort(key=lambda a: -value(state, a))
+        wins = {a: [continuation_wins(state.apply(a), player, 1000 + k) for k in range(playouts)]
+                for a in [chosen, *others[:alternatives]]}
+        rival = max(others[:alternatives], key=lambda a: sum(wins[a][:half]))
+        diffs = [x - y for x, y in zip(wins[rival][half:], wins[chosen][half:], strict=True)]
+        gaps.append(statistics.mean(diffs))
+        paired.append(statistics.pstdev(diffs))
+    gap = statistics.mean(gaps)
+    spread = statistics.mean(paired)
+    need = (1.96 * spread / abs(gap)) ** 2 if gap else float("inf")
+    print(f"stakes {name} {players}p: the best of GreedyBot's top {alternatives} alternatives wins "
+          f"{100 * gap:+.1f} points more than its own choice (mean over {count} positions, "
+          f"{playouts - half} paired playouts each; per position {min(gaps) * 100:+.0f} to {max(gaps) * 100:+.0f}); "
+          f"telling that gap apart takes about {need:.0f} playouts per move", flush=True)
+
+
 def parallel_speed(name: str, players: int, iterations: int, count: int) -> None:
     """Print the wall time of one tree against two root-parallel trees (a worker process) at the same budget."""
     times: dict[str, list[float]] = {"one tree": [], "two trees": []}
@@ -168,6 +215,7 @@ def main() -> None:
     parser.add_argument("--greedy-only", action="store_true", help="the ladder's match-ups against GreedyBot only")
     parser.add_argument("--match", default=None, help="one ladder match-up only, as FIRST,OTHERS (e.g. coach-hard,greedy)")
     parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
+    parser.add_argument("--stakes", type=int, default=None, help="positions of the stakes measure (0: skip)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
     args = parser.parse_args()
     games = args.games or (6 if args.quick else 200 if args.full else 20)
@@ -189,6 +237,9 @@ def main() -> None:
               f"greedy {rates[Rollout.GREEDY]:.0f}", flush=True)
         if rollout_games:
             equal_time_match(name, players, rates, 0.25, rollout_games)
+    stake_positions = args.stakes if args.stakes is not None else (2 if args.quick else 8)
+    for name, players in chosen if not args.skip_timing and stake_positions else ():
+        stakes(name, players, stake_positions, 40 if args.quick else 200)
     if not args.skip_ladder:
         for name, players in chosen:
             ladder(name, players, games, args.workers, levels, args.greedy_only, match)

@@ -294,6 +294,15 @@ def test_while_the_other_seat_moves_the_move_box_says_whom_it_waits_for(pair):
         assert "&lt;img src=x" in text and "&amp;lt;" not in text, "the typed label is shown once-escaped, as text"
 
 
+def test_at_a_shared_table_auto_play_is_hidden_and_comes_back_after_leaving(pair):
+    """The authority moves a table's bots, so the page offers no Auto-play, speed or bots-answer box there."""
+    a, pa, _b, _pb = pair
+    hidden = (a.auto_button, a.speed, a.answer_box)
+    assert all(w.layout.display == "none" for w in hidden)
+    pa.leave()
+    assert all(w.layout.display is None for w in hidden)
+
+
 def test_the_create_form_offers_only_the_bots_a_table_seats(authority):
     d = AspensPlay()
     p = TablePanel(d, client=authority, read_url=False)

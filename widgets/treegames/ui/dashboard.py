@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import random
 from collections.abc import Callable
 
@@ -728,7 +727,7 @@ class GameDashboard(widgets.VBox):
     def _update_access(self, state) -> None:
         """The move box's list of legal moves and the board's tables, for the state on screen."""
         note = ("The game is over." if state.is_terminal() else
-                html.unescape(self.controller.waiting_words()) if self.controller is not None and not self.is_human_turn() else
+                self.controller.waiting_text() if self.controller is not None and not self.is_human_turn() else
                 "Press Step (S) to go on." if not self.is_human_turn() else
                 "Show your cards (lift the cover) to list your moves.")
         self.move_box.show(self.move_choices(state), note)
@@ -757,6 +756,8 @@ class GameDashboard(widgets.VBox):
         self.undo_button.disabled = not t.can_undo() or self.controller is not None  # shared tables
         self.end_turn_button.disabled = not (self.is_human_turn() and self.end_turn_action(state) is not None)
         self.step_button.disabled = state.is_terminal() and not t.can_forward()
+        shared = "none" if self.controller is not None else None  # shared tables: the authority moves the bots
+        self.auto_button.layout.display = self.speed.layout.display = self.answer_box.layout.display = shared
 
     def log_label(self, index: int) -> str:
         """The event-log entry for state ``index``: the engine's words for the action that led to it."""

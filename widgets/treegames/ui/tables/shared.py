@@ -106,7 +106,11 @@ class SharedTable:
             self.dashboard.controller = None
 
     def waiting_words(self) -> str:
-        """What the page is waiting for."""
+        """What the page is waiting for, as HTML (for the page's notes)."""
+        return escape(self.waiting_text())
+
+    def waiting_text(self) -> str:
+        """What the page is waiting for, in plain text (the move box escapes it itself)."""
         v = self.view
         if v.status == "waiting":
             return "Waiting for players to join: share the code."
@@ -116,7 +120,7 @@ class SharedTable:
             return "The teacher closed this table."
         if self.is_person(v.current_player):
             return "Your move."
-        return f"Waiting for {escape(self.seat_name(v.current_player))} to move."
+        return f"Waiting for {self.seat_name(v.current_player)} to move."
 
     def seat_name(self, player: int) -> str:
         """A seat's name with its typed label or kind ('Pine (Sam)', 'Pine (bot)', 'Pine (you)')."""
