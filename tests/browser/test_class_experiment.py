@@ -105,13 +105,14 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.base}/voila/render/{student_page}", timeout=120_000)
         box = page.locator(".treegames-exp-join")
-        box.locator("input[type=text]").first.fill(code, timeout=120_000)
-        box.get_by_role("button", name="Join").click()
         try:
+            box.locator("input[type=text]").first.fill(code, timeout=120_000)
+            box.get_by_role("button", name="Join").click()
             welcome = box.get_by_text("You joined").inner_text(timeout=30_000)
         except Exception as err:
             harness.screenshot(page, f"class-experiment-join-failed-{i}")
-            raise AssertionError(f"student {i} did not join; the box says: {box.inner_text()!r}") from err
+            raise AssertionError(f"student {i} did not join; the page says: "
+                                 f"{page.locator('body').inner_text(timeout=5_000)[-600:]!r}") from err
         pseudonym = welcome.split("you are ")[1].split(" in class")[0]
         rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
         for _ in range(clicks):

@@ -20,6 +20,7 @@ from traitlets.config import Config
 from voila.app import Voila
 
 from ..tables.codes import shown_code
+from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on
 from .settings import POOL_SIZES, use_template_root, voila_config
@@ -72,8 +73,9 @@ class ClassroomVoila(Voila):
         return [*(self.mount.routes if self.mount else []), *super().init_handlers()]
 
     def listen(self):
-        """Listen on the socket bound in :meth:`start`; announce the URL when the loop starts."""
+        """Listen on the socket bound in :meth:`start` (pooled kernels handed over finished); announce the URL."""
         self.app.listen = serve_on(self.app, self._sockets)
+        hand_over_finished_kernels(self.kernel_manager)
         IOLoop.current().add_callback(self.announce)
         super().listen()
 

@@ -3,9 +3,18 @@
 One page is one kernel (about 70-100 MB). A class that opens more pages than the machine holds would
 otherwise swap the machine to a halt for everybody; past the ceiling a new page gets a short error
 ("the server is full, try again in a minute") while every open page keeps working.
+
+A preheated kernel is handed to a page only once it has run its whole notebook
+(:func:`hand_over_finished_kernels`). Voilà would hand over a kernel still running its notebook and let the
+page's request run the remaining cells; under a loaded machine (the full test suite, a class arriving) the
+widgets of those remaining cells then came out as "Error displaying widget: model not found" on the page (seen
+in the class-experiment browser test: the lesson's last widgets, its Join box among them, never appeared). A
+visitor arriving during a refill waits the rest of that notebook's run, as a kernel started on arrival would.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
@@ -47,3 +56,25 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             return await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
+
+
+def hand_over_finished_kernels(kernel_manager) -> None:
+    """Make Voilà's preheated pool give a page a kernel only after that kernel has run its whole notebook."""
+    handed_over = getattr(kernel_manager, "get_rendered_notebook", None)
+    if handed_over is None:  # preheating is off: every page starts its own kernel
+        return
+
+    async def get_rendered_notebook(notebook_name: str, *args, **kwargs):
+        """Wait for the first pooled kernel's notebook run to end, then take it as Voilà does."""
+        while True:
+            pool = kernel_manager._pools.get(notebook_name) or []
+            if not pool:
+                break
+            content = await pool[0]
+            render = content.get("task")
+            if render is None or render.done():
+                break
+            await asyncio.wait([render])
+        return await handed_over(notebook_name, *args, **kwargs)
+
+    kernel_manager.get_rendered_notebook = get_rendered_notebook

@@ -1,0 +1,61 @@
+"""A page gets a preheated kernel only once that kernel has run its whole notebook (serving.kernels)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from treegames.serving.kernels import hand_over_finished_kernels
+
+
+class Pool:
+    """Voilà's pool as the handler sees it: notebook -> tasks giving {kernel_id, task}; what a page was handed."""
+
+    def __init__(self):
+        self._pools: dict[str, list] = {}
+        self.handed: list[tuple[str, bool]] = []
+
+    async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables=None):
+        """Voilà's own: take the first kernel, whatever its notebook run has reached."""
+        content = await self._pools[notebook_name].pop(0)
+        self.handed.append((content["kernel_id"], content["task"].done()))
+        return content["task"], [], content["kernel_id"]
+
+
+def pooled(kernel_id: str, run_seconds: float) -> asyncio.Task:
+    """A pooled kernel whose notebook run takes ``run_seconds``."""
+    async def start():
+        return {"kernel_id": kernel_id, "task": asyncio.ensure_future(asyncio.sleep(run_seconds))}
+    return asyncio.ensure_future(start())
+
+
+def test_a_page_arriving_while_the_kernel_still_runs_its_notebook_waits_for_the_whole_run():
+    async def visit():
+        manager = Pool()
+        hand_over_finished_kernels(manager)
+        manager._pools["lesson.ipynb"] = [pooled("k1", 0.2)]
+        task, _cache, kernel_id = await manager.get_rendered_notebook("lesson.ipynb", extra_kernel_env_variables={})
+        return manager.handed, task.done()
+    handed, done = asyncio.run(visit())
+    assert handed == [("k1", True)] and done
+
+
+def test_a_finished_kernel_is_handed_over_at_once_and_two_pages_get_two_kernels():
+    async def visit():
+        manager = Pool()
+        hand_over_finished_kernels(manager)
+        manager._pools["play.ipynb"] = [pooled("k1", 0), pooled("k2", 0.1)]
+        await asyncio.sleep(0.01)
+        first, second = await asyncio.gather(manager.get_rendered_notebook("play.ipynb"),
+                                             manager.get_rendered_notebook("play.ipynb"))
+        return manager.handed, first[2], second[2]
+    handed, first, second = asyncio.run(visit())
+    assert {first, second} == {"k1", "k2"}
+    assert all(finished for _kernel, finished in handed)
+
+
+def test_without_preheating_there_is_nothing_to_wrap():
+    class NoPool:
+        pass
+    manager = NoPool()
+    hand_over_finished_kernels(manager)
+    assert not hasattr(manager, "get_rendered_notebook")
