@@ -16,7 +16,7 @@ HOST ?= 127.0.0.1
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve serve-env test lint bench venv chromium postgres hub-proxy pictures clean
+.PHONY: serve serve-env test test-quick lint bench venv chromium postgres hub-proxy pictures clean
 
 venv: $(STAMP)
 
@@ -79,8 +79,17 @@ serve: serve-env
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks
 
+# Every test, on every core (pytest-xdist): the 25 slowest are listed, and the last line gives the total time.
+PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
+PARALLEL ?= -n auto --dist loadgroup
+QUICK := not browser and not server and not postgres and not machine and not slow
+
 test: venv chromium postgres hub-proxy lint
-	$(BIN)/python -m pytest tests notebooks --nbval-lax -p no:cacheprovider
+	$(PYTEST) tests notebooks --nbval-lax $(PARALLEL) --durations=25
+
+# The inner loop: lint, then the engines' and units' tests (no browser, server, PostgreSQL or slow test).
+test-quick: venv lint
+	$(PYTEST) tests $(PARALLEL) -m "$(QUICK)" --durations=10
 
 bench: venv chromium postgres
 	@set -e; for script in benchmarks/bench_*.py; do \

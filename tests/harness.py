@@ -38,6 +38,57 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1280, "height": 1000}
 
 
+DEADLINE = 120.0
+"""The default deadline of a wait, in seconds: generous, since a wait ends as soon as its condition holds.
+
+A deadline only bounds how long a test takes to report a failure; it is sized for a slow, busy
+2-core machine (a full suite beside another CPU-bound program), never for the machine the test was
+written on. Set TREEGAMES_TEST_DEADLINE_SCALE to stretch every deadline on a slower machine."""
+
+DEADLINE_SCALE = float(os.environ.get("TREEGAMES_TEST_DEADLINE_SCALE", "1") or 1)
+
+
+def wait_until(predicate, timeout: float = DEADLINE, step: float = 0.05, what: str = "the condition",
+               pause=None):
+    """Poll ``predicate`` until it returns a true value (returned) or the deadline passes (AssertionError).
+
+    The one way tests wait: on a condition, with a deadline (``timeout`` seconds, times
+    DEADLINE_SCALE). ``pause(seconds)`` sleeps between polls (``page.wait_for_timeout`` takes
+    milliseconds, so pass ``pause=lambda s: page.wait_for_timeout(s * 1000)`` for a Playwright
+    page, which keeps its events flowing); the failure names ``what`` and the last value seen.
+    """
+    deadline = time.monotonic() + timeout * DEADLINE_SCALE
+    value = None
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} not reached within {timeout * DEADLINE_SCALE:.0f} s; last seen: {value!r}")
+        (pause or time.sleep)(step)
+
+
+def holds_for(predicate, seconds: float, step: float = 0.05, what: str = "the condition", pause=None) -> None:
+    """Assert that ``predicate`` stays true for ``seconds`` (polled every ``step``): the wait for something NOT to happen.
+
+    For checks such as "no coach starts" or "the kernel is still there after a pause": the period
+    is part of what is tested, and it fails at the first poll where the condition breaks.
+    """
+    end = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if not value:
+            raise AssertionError(f"{what} broke after {seconds - max(0.0, end - time.monotonic()):.1f} s; seen: {value!r}")
+        if time.monotonic() >= end:
+            return
+        (pause or time.sleep)(min(step, max(0.0, end - time.monotonic())) or step)
+
+
+def on_page(page):
+    """A ``pause`` for wait_until that lets a Playwright page's events flow while it waits."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
+
+
 def free_port() -> int:
     """A free TCP port on the loopback interface."""
     with socket.socket() as s:
@@ -61,20 +112,23 @@ class Server:
         self.kernel_pids: set[int] = set()
         self._wait_ready(ready_path)
 
-    def _wait_ready(self, path: str, timeout: float = 90.0) -> None:
-        """Poll until the server answers HTTP, or fail showing its log."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+    def _wait_ready(self, path: str, timeout: float = DEADLINE) -> None:
+        """Wait until the server answers HTTP, or fail showing its log."""
+
+        def answers() -> bool:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.log_path.read_text()[-3000:]}")
             try:
                 with urllib.request.urlopen(self.base + path, timeout=2) as answer:
-                    if answer.status < 500:
-                        return
+                    return answer.status < 500
             except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"server not ready after {timeout}s:\n{self.log_path.read_text()[-3000:]}")
+                return False
+
+        try:
+            wait_until(answers, timeout, step=0.2, what=f"an answer from {self.base}{path}")
+        except AssertionError as late:
+            self.stop()
+            raise RuntimeError(f"{late}:\n{self.log_path.read_text()[-3000:]}") from None
 
     def children(self) -> list[psutil.Process]:
         """Every live process the server started (its kernels among them)."""
@@ -117,9 +171,8 @@ class Server:
                 os.killpg(os.getpgid(pid), signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 15.0  # a killed process on a loaded machine takes a moment to go
-        while self.alive_pids() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        with contextlib.suppress(AssertionError):  # a killed process on a loaded machine takes a moment to go
+            wait_until(lambda: not self.alive_pids(), 30, step=0.1, what="the server's processes gone")
         self._log.close()
 
     def alive_pids(self) -> list[int]:
@@ -258,32 +311,41 @@ def pixel(page, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]
     return tuple(page.evaluate(PIXEL_JS, [index, x, y]))
 
 
-def wait_for_drawing(page, index: int = 0, min_inked: int = 5000, timeout: float = 60.0,
+def wait_for_drawing(page, index: int = 0, min_inked: int = 5000, timeout: float = DEADLINE,
                      differs_from: int | None = None) -> dict:
     """Wait until the canvas is drawn (and, if given, its hash differs from a previous one)."""
-    deadline = time.monotonic() + timeout
-    stats = None
-    while time.monotonic() < deadline:
+
+    def drawn():
         stats = canvas_stats(page, index)
-        if stats and stats["inked"] >= min_inked and (differs_from is None or stats["hash"] != differs_from):
-            return stats
-        page.wait_for_timeout(100)
-    raise AssertionError(f"canvas {index} not drawn as expected within {timeout}s; last seen: {stats}")
+        seen.append(stats)
+        ok = stats and stats["inked"] >= min_inked and (differs_from is None or stats["hash"] != differs_from)
+        return stats if ok else None
+
+    seen: list = [None]
+    try:
+        return wait_until(drawn, timeout, step=0.1, pause=on_page(page), what=f"canvas {index} drawn as expected")
+    except AssertionError as late:
+        raise AssertionError(f"{late}; its stats: {seen[-1]}") from None
 
 
 def wait_until_stable(page, index: int = 0, quiet_ms: int = 600, timeout: float = 20.0) -> dict:
-    """Wait until the canvas stops changing for ``quiet_ms``; return its stats."""
-    deadline = time.monotonic() + timeout
-    last = canvas_stats(page, index)
-    stable_since = time.monotonic()
-    while time.monotonic() < deadline:
-        page.wait_for_timeout(100)
+    """Wait until the canvas stops changing for ``quiet_ms`` (at most ``timeout`` s); return its stats.
+
+    A canvas that never settles (an animation that loops) is returned as last seen: settling is a
+    courtesy before reading pixels, and the reads that follow assert what they need.
+    """
+    state = {"last": canvas_stats(page, index), "since": time.monotonic()}
+
+    def quiet():
         now = canvas_stats(page, index)
-        if now != last:
-            last, stable_since = now, time.monotonic()
-        elif (time.monotonic() - stable_since) * 1000 >= quiet_ms:
-            return now
-    return last
+        if now != state["last"]:
+            state["last"], state["since"] = now, time.monotonic()
+            return None
+        return now if (time.monotonic() - state["since"]) * 1000 >= quiet_ms else None
+
+    with contextlib.suppress(AssertionError):
+        return wait_until(quiet, timeout, step=0.1, pause=on_page(page), what="a quiet canvas")
+    return state["last"]
 
 
 def screenshot(page, name: str) -> Path:
@@ -302,8 +364,8 @@ def digest(data: bytes) -> str:
 
 def open_dashboard(page, server: Server, path: str, prefix: str = "/voila/render/") -> dict:
     """Load a dashboard and wait until its first canvas is drawn and settled; return the canvas stats."""
-    page.goto(f"{server.base}{prefix}{path}", timeout=90_000)
-    wait_for_drawing(page, timeout=90)
+    page.goto(f"{server.base}{prefix}{path}", timeout=DEADLINE * DEADLINE_SCALE * 1000)
+    wait_for_drawing(page)
     return wait_until_stable(page)
 
 
@@ -316,7 +378,7 @@ def load_times(browser, server: Server, path: str, runs: int) -> list[float]:
         page = context.new_page()
         t0 = time.perf_counter()
         page.goto(f"{server.base}/voila/render/{path}")
-        wait_for_drawing(page, timeout=60)
+        wait_for_drawing(page)
         times.append(time.perf_counter() - t0)
         context.close()
     return times

@@ -17,10 +17,11 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
+
+from harness import wait_until  # noqa: F401 - the one wait, re-exported for the store tests
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -30,17 +31,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_until(predicate, timeout: float = 20.0, step: float = 0.05):
-    """Poll ``predicate`` until it returns a true value (returned) or ``timeout`` passes (AssertionError)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError("condition not reached in time")
 
 
 def end_group(proc: subprocess.Popen, kill: bool = False) -> None:

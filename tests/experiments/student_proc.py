@@ -34,7 +34,7 @@ def main(url, key, code, token, seed, batches, log, pause=0.0):
             ack = client.contribute(token=me["token"], batch_id=f"b{i}", counts=batch(domain, seed, i))
             out.write(json.dumps({"i": i, **ack}) + "\n")
             out.flush()
-            time.sleep(float(pause))
+            time.sleep(float(pause))  # modelled time: the student's pace between batches (PAUSE), not a wait
 
 
 if __name__ == "__main__":

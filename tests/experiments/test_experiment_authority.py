@@ -10,6 +10,7 @@ from exp_helpers import TEACHER
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import harness
 from treegames.experiments import (
     BadMember,
     BadOutcome,
@@ -311,6 +312,6 @@ def test_snapshots_from_many_threads_never_count_a_batch_twice(authority):
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(harness.DEADLINE)
     assert seen == [50] * 8
     assert authority.me(me["token"])["n"] == 50

@@ -17,6 +17,7 @@ import types
 import pytest
 from exp_helpers import TEACHER
 
+import harness
 from treegames.experiments import ExperimentAuthority, Source
 from treegames.experiments.client import local
 from treegames.ui.experiments import JoinBox
@@ -54,7 +55,7 @@ class HeldRequest:
         monkeypatch.setitem(sys.modules, "voila.utils", module)
 
     def wait(self, url: str | None = None) -> None:
-        self.known.wait(30)
+        self.known.wait(harness.DEADLINE)
         os.environ["QUERY_STRING"] = self.query
         self.returned.set()
 
@@ -62,10 +63,10 @@ class HeldRequest:
         """The visitor's request reaches the kernel; then the kernel's loop turns until its callbacks ran."""
         self.query = query
         self.known.set()
-        await asyncio.to_thread(self.returned.wait, 30)
+        assert await asyncio.to_thread(self.returned.wait, harness.DEADLINE), "the request reached the kernel"
         for thread in [t for t in threading.enumerate() if t.name == "experiment-request"]:
-            await asyncio.to_thread(thread.join, 30)
-        for _ in range(3):
+            await asyncio.to_thread(thread.join, harness.DEADLINE)
+        for _ in range(3):  # not a wait: three turns of the loop run the callbacks the request queued (and theirs)
             await asyncio.sleep(0)
 
 

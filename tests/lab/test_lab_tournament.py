@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
+from pathlib import Path
 
 import psutil
 import pytest
 
+import harness
 from treegames import core
 from treegames.lab import (
     Outcome,
@@ -22,6 +23,7 @@ from treegames.lab import (
     play_games,
     records_csv,
     saved_game,
+    slots,
     summary_csv,
 )
 from treegames.lab.tournament import _game_module, outcome_of
@@ -30,6 +32,29 @@ from treegames.lab.tournament import _game_module, outcome_of
 def live_children() -> list[psutil.Process]:
     """This process's children that are still running (zombies count: nobody reaped them)."""
     return [c for c in psutil.Process().children(recursive=True) if c.is_running()]
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that are still running (a zombie has exited: it only waits to be reaped)."""
+    found = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                found.append(pid)
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
+@pytest.fixture
+def own_slots(tmp_path, monkeypatch):
+    """Worker slots of this test's own: other tests' tournaments and searches on the machine cannot take them.
+
+    Slots are machine-wide lock files (treegames.lab.slots); on a shared machine another test may hold some
+    at any moment, and a run then honestly uses fewer workers. Here every slot of this machine is free.
+    """
+    monkeypatch.setattr(slots, "SLOT_DIR", tmp_path / "slots")
+    return tmp_path / "slots"
 
 
 def test_same_seed_same_tournament_other_seed_other_games():
@@ -44,28 +69,28 @@ def test_a_game_depends_only_on_its_number():
     assert play_game(spec, 7) == play_games(spec, 0, 9)[7]
 
 
-def test_records_are_identical_with_one_or_two_worker_processes():
+def test_records_are_identical_with_one_or_two_worker_processes(own_slots):
     spec = TournamentSpec("bosk", ("random", "random"), games=240, seed=4)
     here = TournamentRun(spec, workers=1)
     there = TournamentRun(spec, workers=2)
     assert not here.uses_processes and there.uses_processes and there.workers == 2
     assert here.run().records == there.run().records
     assert there.state is RunState.FINISHED and there.done == 240
+    assert there.uses_processes and len(there.process_ids()) == there.workers, "played by the workers it reports"
     assert not any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
                    for pid in there.process_ids())
 
 
-def test_cancel_stops_the_worker_processes_and_keeps_partial_results():
+def test_cancel_stops_the_worker_processes_and_keeps_partial_results(own_slots):
     seen = []
     spec = TournamentSpec("aspens", ("random", "random"), games=3000, seed=2)
     run = TournamentRun(spec, workers=2, progress=lambda done, total: seen.append(done))
     before = {c.pid for c in live_children()}
     run.start()
-    deadline = time.monotonic() + 60
-    while run.done == 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    harness.wait_until(lambda: run.done, what="the first games played")
     workers = [psutil.Process(pid) for pid in run.process_ids()]
-    assert len(workers) == 2 and all(w.is_running() for w in workers), "two worker processes were playing"
+    assert run.uses_processes and len(workers) == run.workers >= 1, "the run plays in the worker processes it reports"
+    assert all(w.is_running() for w in workers), "its worker processes were playing"
     run.cancel()
     assert run.state is RunState.CANCELLED
     assert 0 < run.done < 3000
@@ -174,40 +199,44 @@ def test_the_lab_imports_no_ui():
 
 
 PARENT = """
-import sys, time
-from treegames.lab import TournamentRun, TournamentSpec
+import sys
+sys.path.insert(0, sys.argv[1])  # tests/: harness
+import harness
+from pathlib import Path
+from treegames.lab import TournamentRun, TournamentSpec, slots
+slots.SLOT_DIR = Path(sys.argv[2])  # the test's own slots: other tests' runs cannot take them
 run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=5000, seed=1), workers=2).start()
-while run.done == 0:
-    time.sleep(0.02)
-print(" ".join(map(str, run.process_ids())), flush=True)
-time.sleep(60)
+harness.wait_until(lambda: run.done, what="the first games played")
+print(int(run.uses_processes), run.workers, *run.process_ids(), flush=True)
+sys.stdin.read()  # a kernel that stays until it is killed (or its test ends and closes this pipe)
 """
 
 
-def test_workers_leave_when_their_parent_is_killed():
+def test_workers_leave_when_their_parent_is_killed(own_slots):
     import signal
     import subprocess
     import sys
 
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    tests = Path(harness.__file__).resolve().parent
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(tests), str(own_slots)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
     try:
-        pids = [int(p) for p in parent.stdout.readline().split()]
-        assert len(pids) == 2
+        line = parent.stdout.readline()
+        assert line, "the parent started its run and named its workers"
+        uses_processes, workers, *pids = (int(p) for p in line.split())
+        assert uses_processes and len(pids) == workers >= 1, "the parent's run plays in the workers it reports"
         parent.send_signal(signal.SIGKILL)  # a kernel killed outright: no cancel, no clean-up code runs
-        parent.wait(timeout=10)
-        deadline = time.monotonic() + 15
-        alive = pids
-        while alive and time.monotonic() < deadline:
-            alive = [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
-            time.sleep(0.05)
-        assert alive == [], "the workers noticed the closed pipe and exited"
+        parent.wait(timeout=harness.DEADLINE)
+        harness.wait_until(lambda: not alive(pids), what="the workers gone (they notice the closed pipe and exit)")
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+        parent.stdin.close()
+        parent.stdout.close()
 
 
-def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatch):
+def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatch, own_slots):
     from treegames.lab import runner
 
     started = []
@@ -221,20 +250,18 @@ def test_a_worker_that_cannot_start_fails_the_run_and_stops_the_other(monkeypatc
 
     monkeypatch.setattr(runner, "start_worker", second_fails)
     run = TournamentRun(TournamentSpec("aspens", ("random", "random"), games=400), workers=2).start()
-    assert run.wait(30) and run.state is RunState.FAILED
+    assert run.wait(harness.DEADLINE) and run.state is RunState.FAILED
     assert "no more processes" in run.error
     assert started[0].poll() is not None, "the first worker was stopped"
 
 
-def test_worker_slots_are_shared_machine_wide():
-    from treegames.lab import slots
-
+def test_worker_slots_are_shared_machine_wide(own_slots):
     taken = slots.acquire(slots.slot_count())  # as if other visitors' tournaments held every core
     try:
         assert len(taken) == slots.slot_count()
         assert slots.acquire(1) == [], "no slot is left"
         run = TournamentRun(TournamentSpec("bosk", ("random", "random"), games=300), workers=2)
-        run.start().wait(60)
+        assert run.start().wait(harness.DEADLINE)
         assert not run.uses_processes and run.workers == 1 and run.process_ids() == []
         assert run.state is RunState.FINISHED and run.done == 300
     finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from fractions import Fraction
 from urllib.parse import unquote
 
@@ -13,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from treegames.lab import Results, RunState, TournamentSpec, binomial_pmf, binomial_test, play_games
+import harness
+from treegames.lab import Results, RunState, TournamentSpec, binomial_pmf, binomial_test, play_games, slots
 from treegames.lab.tournament import _game_module
 from treegames.ui import palette
 from treegames.ui.lab import charts
@@ -126,6 +126,26 @@ def test_the_widget_runs_a_first_tournament_and_draws_it():
     assert not lab.run_button.disabled and lab.cancel_button.disabled
 
 
+@pytest.mark.parametrize(("free", "wording"), [(0, "200 of 200 games · in this kernel ·"),
+                                              (1, "200 of 200 games · 1 worker process ·"),
+                                              (2, "200 of 200 games · 2 worker processes ·")])
+def test_the_status_names_the_worker_processes_in_words_of_the_right_number(free, wording, tmp_path, monkeypatch):
+    """However many worker slots are free, the status says what the run used: 'process' for one, 'processes' for more."""
+    monkeypatch.setattr(slots, "SLOT_DIR", tmp_path / "slots")  # slots of this test's own, not the machine's
+    monkeypatch.setattr(slots, "slot_count", lambda: 2)  # a two-core machine, whatever this one has
+    held = slots.acquire(2 - free)  # as if other visitors' tournaments held the rest
+    try:
+        lab = TournamentLab(game="bosk", bots=("random", "random"), games=200, seed=1, workers=2)
+        run = lab.start()
+        assert run.wait(harness.DEADLINE) and run.state is RunState.FINISHED
+        assert run.uses_processes == (free > 0) and run.workers == max(1, free) and len(run.process_ids()) == free
+        harness.wait_until(lambda: "finished" in lab.status.value, what="the status of the finished run")
+        assert wording in lab.status.value, lab.status.value
+        assert "1 worker processes" not in lab.status.value
+    finally:
+        slots.release(held)
+
+
 def test_the_form_follows_the_game():
     lab = TournamentLab(games=10)
     lab.game.value = "bosk"
@@ -141,9 +161,7 @@ def test_the_form_follows_the_game():
 def test_cancel_in_the_widget_keeps_partial_results():
     lab = TournamentLab(game="aspens", bots=("random", "random"), games=5000, workers=2)
     run = lab.start()
-    deadline = time.monotonic() + 60
-    while run.done == 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    harness.wait_until(lambda: run.done, what="the first games played")
     lab._on_cancel()
     assert run.state is RunState.CANCELLED
     assert "cancelled" in lab.status.value and 0 < lab.results.games < 5000
@@ -176,7 +194,7 @@ def test_interval_ladder_and_binomial_explorer():
     assert [r.games for r in ladder.rows] == [10, 40]
     assert "40 games" in ladder.table.value
     ladder.play(80, wait=True)
-    time.sleep(0.05)
+    harness.wait_until(lambda: 80 in ladder.results, what="the 80 games' rung added")
     assert [r.games for r in ladder.rows] == [10, 40, 80]
     explorer = BinomialExplorer(games=10, wins=9)
     assert "0.0215" in explorer.table.value

@@ -19,6 +19,7 @@ from http.cookiejar import CookieJar
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
+import harness
 from treegames.serving.frames import pack_v1_frame
 
 V1 = "v1.kernel.websocket.jupyter.org"
@@ -64,7 +65,7 @@ def worst_answer_ms(url: str, probes: int = 4, gap: float = 0.4, timeout: float 
     worst = 0.0
     for _ in range(probes):
         worst = max(worst, get_ms(url, timeout))
-        time.sleep(gap)
+        time.sleep(gap)  # not a wait: the probes sample the server over a stretch of time, ``gap`` apart
     return worst
 
 
@@ -118,9 +119,12 @@ class KernelSocket:
         self.received.append(message)
         return message
 
-    async def wait_for(self, predicate, timeout: float = 30.0):
-        """Read messages until one satisfies ``predicate(channel, header, content)``; None if the socket closes."""
-        deadline = time.monotonic() + timeout
+    async def wait_for(self, predicate, timeout: float = harness.DEADLINE):
+        """Read messages until one satisfies ``predicate(channel, header, content)``; None if the socket closes.
+
+        The deadline (``timeout`` seconds, times harness.DEADLINE_SCALE) ends the wait with TimeoutError.
+        """
+        deadline = time.monotonic() + timeout * harness.DEADLINE_SCALE
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -131,10 +135,10 @@ class KernelSocket:
             if predicate(*message[:3]):
                 return message
 
-    async def closed(self, timeout: float = 10.0) -> bool:
-        """True once the server has closed this socket (reading until it does)."""
+    async def closed(self, timeout: float = harness.DEADLINE) -> bool:
+        """True once the server has closed this socket (reading until it does); False after ``timeout`` s of silence."""
         try:
-            while await self.next_message(timeout) is not None:
+            while await self.next_message(timeout * harness.DEADLINE_SCALE) is not None:
                 pass
         except TimeoutError:
             return False
@@ -145,13 +149,13 @@ class KernelSocket:
         """The close code the server sent (None while open)."""
         return self.ws.close_code
 
-    async def kernel_info(self, timeout: float = 30.0) -> dict | None:
+    async def kernel_info(self, timeout: float = harness.DEADLINE) -> dict | None:
         """Ask for kernel_info and wait for the reply (proves the socket and kernel work)."""
         msg_id = await self.call("kernel_info_request", {})
         found = await self.wait_for(lambda ch, h, c: h.get("msg_type") == "kernel_info_reply", timeout)
         return found and found[2] | {"_sent": msg_id}
 
-    async def widget_states(self, timeout: float = 60.0) -> dict:
+    async def widget_states(self, timeout: float = harness.DEADLINE) -> dict:
         """Every widget model's state, fetched as the page's widget manager does (control comm)."""
         comm_id = uuid.uuid4().hex
         await self.call("comm_open", {"comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},
@@ -174,12 +178,17 @@ class KernelSocket:
             await self.call("comm_msg", {"comm_id": model_id, "data": {"method": "custom", "content":
                                                                        {"event": "mouse_down", "x": x, "y": y}}})
 
+    async def drain(self) -> None:
+        """Read (and keep in ``received``) whatever the server sends until the socket closes or this is cancelled."""
+        while await self.next_message(None) is not None:
+            pass
+
     def close(self) -> None:
         """Close from the client side."""
         self.ws.close()
 
 
-async def connect(page: Page, protocol: str | None = V1, timeout: float = 60.0) -> KernelSocket:
+async def connect(page: Page, protocol: str | None = V1, timeout: float = harness.DEADLINE) -> KernelSocket:
     """Open the page's kernel websocket (protocol None: the legacy protocol, no subprotocol asked)."""
     session = uuid.uuid4().hex
     ws_base = page.base.replace("http://", "ws://", 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import harness
 from treegames.serving.kernels import hand_over_finished_kernels
 
 
@@ -23,7 +24,7 @@ class Pool:
 
 def pooled(kernel_id: str, run_seconds: float) -> asyncio.Task:
     """A pooled kernel whose notebook run takes ``run_seconds``."""
-    async def start():
+    async def start():  # the sleep is the notebook run itself (modelled time), not a wait of the test
         return {"kernel_id": kernel_id, "task": asyncio.ensure_future(asyncio.sleep(run_seconds))}
     return asyncio.ensure_future(start())
 
@@ -44,7 +45,8 @@ def test_a_finished_kernel_is_handed_over_at_once_and_two_pages_get_two_kernels(
         manager = Pool()
         hand_over_finished_kernels(manager)
         manager._pools["play.ipynb"] = [pooled("k1", 0), pooled("k2", 0.1)]
-        await asyncio.sleep(0.01)
+        k1 = await asyncio.wait_for(manager._pools["play.ipynb"][0], harness.DEADLINE)
+        await asyncio.wait_for(k1["task"], harness.DEADLINE)  # k1 has run its whole notebook before the pages come
         first, second = await asyncio.gather(manager.get_rendered_notebook("play.ipynb"),
                                              manager.get_rendered_notebook("play.ipynb"))
         return manager.handed, first[2], second[2]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import time
 import urllib.error
 import urllib.request
 
@@ -24,17 +23,21 @@ NOTEBOOK = {"cells": [{"cell_type": "code", "execution_count": None, "metadata":
 class MovedServer(harness.Server):
     """The class server on whatever port it printed (it moves on when the asked one is taken)."""
 
-    def _wait_ready(self, path: str, timeout: float = 90.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.proc.poll() is None:
+    def _wait_ready(self, path: str, timeout: float = harness.DEADLINE) -> None:
+        def banner():
             found = re.search(r"Dashboards: http://127\.0\.0\.1:(\d+)/", self.log_path.read_text(errors="replace"))
-            if found:
-                self.port = int(found.group(1))
-                self.base = f"http://127.0.0.1:{self.port}"
-                return super()._wait_ready(path, max(1.0, deadline - time.monotonic()))
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"no banner:\n{self.log_path.read_text()[-3000:]}")
+            return found or (self.proc.poll() is not None and "exited")
+
+        try:
+            found = harness.wait_until(banner, timeout, step=0.2, what="the class server's banner naming its port")
+        except AssertionError:
+            found = None
+        if found is None or found == "exited":
+            self.stop()
+            raise RuntimeError(f"no banner:\n{self.log_path.read_text()[-3000:]}")
+        self.port = int(found.group(1))
+        self.base = f"http://127.0.0.1:{self.port}"
+        super()._wait_ready(path, timeout)
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +86,7 @@ def test_the_banner_names_the_real_port_the_store_and_the_teacher_code(moved):
 
 def test_a_preheated_kernel_reaches_the_tables_on_the_real_port_with_its_key(moved):
     server, _data = moved
-    deadline = time.monotonic() + 60
-    while not (envs := kernel_envs(server)) and time.monotonic() < deadline:
-        time.sleep(0.5)
+    envs = harness.wait_until(lambda: kernel_envs(server), step=0.5, what="the preheated kernel")
     assert envs, "the preheated kernel was not found"
     url, key = envs[0]["TREEGAMES_TABLES_URL"], envs[0]["TREEGAMES_TABLES_KEY"]
     assert url == f"http://127.0.0.1:{server.port}/treegames/api" and len(key) >= 32
@@ -96,14 +97,14 @@ def test_a_preheated_kernel_reaches_the_tables_on_the_real_port_with_its_key(mov
 
 def test_the_page_never_carries_the_key_and_cannot_call_the_mount(moved):
     server, _data = moved
-    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=60) as answer:
+    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=harness.DEADLINE) as answer:
         html = answer.read().decode()
     assert "small page" in html
     keys = {env["TREEGAMES_TABLES_KEY"] for env in kernel_envs(server)}
     assert keys and not any(k in html for k in keys)
     request = urllib.request.Request(f"{server.base}/treegames/api/tables/open_tables", data=b"{}", method="POST")
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request, timeout=10)
+        urllib.request.urlopen(request, timeout=harness.DEADLINE)
     assert refused.value.code == 403
 
 
@@ -111,13 +112,14 @@ def test_an_oversized_request_body_is_refused_before_the_server_reads_it(moved):
     server, _data = moved
     from treegames.serving.mount import MAX_REQUEST_BODY
 
-    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+    # a server that awaited the body would never answer (none is sent): the generous deadline only ends that case
+    with socket.create_connection(("127.0.0.1", server.port), timeout=harness.DEADLINE) as conn:
         conn.sendall(b"POST /treegames/api/tables/open_tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      b"Content-Type: application/json\r\n"
                      + f"Content-Length: {MAX_REQUEST_BODY + 1}\r\n\r\n".encode())
         answer = conn.recv(200)  # answered (or closed) at once: the body is never awaited
     assert answer == b"" or b" 400 " in answer or b" 413 " in answer, answer
-    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=60) as still:
+    with urllib.request.urlopen(f"{server.base}/voila/render/small.ipynb", timeout=harness.DEADLINE) as still:
         assert still.status == 200, "the server goes on serving others"
 
 

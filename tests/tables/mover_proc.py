@@ -30,7 +30,7 @@ from treegames.tables.store import open_store
 
 def move(authority: Authority, request: dict) -> dict:
     """One move, at the asked moment."""
-    if request.get("at"):
+    if request.get("at"):  # a start barrier across processes: every racer moves at the agreed instant
         time.sleep(max(0.0, request["at"] - time.time()))
     try:
         view = authority.move(request["token"], request["version"], request["action"])

@@ -5,7 +5,8 @@
   exactly one is applied and every other is refused as stale (or as too late, when the applied one won).
 * ``soak(authority, players, tables, seconds)``: ``players`` threads sit in pairs at ``tables`` tables of
   every game, each long-polling its table and playing a random legal move when it is its turn, a new
-  table once a game ends; every client remembers what it last saw. ``check_soak`` then replays every
+  table once a game ends; every client remembers what it last saw. With ``until``, the soak goes on past
+  ``seconds`` until ``until(clients)`` holds (within harness.DEADLINE), so what a test needs happened. ``check_soak`` then replays every
   table's log and compares it with each client's last view (divergences) and with each client's
   acknowledged moves (lost or doubled).
 """
@@ -15,11 +16,13 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tables_helpers import TEACHER, check_acks, full_table, logged, misplaced_acks, mover
 
+import harness
 from treegames.tables.authority import Authority, replay_table
 from treegames.tables.errors import NotYourTurn, StaleVersion
 from treegames.tables.views import player_view_to_json
@@ -150,8 +153,12 @@ class SoakResult:
 
 
 def soak(authority: Authority, players: int = 30, tables: int = 15, seconds: float = 120.0,
-         seed: int = 0) -> SoakResult:
-    """``players`` simulated players in pairs at ``tables`` tables of every game for ``seconds`` seconds."""
+         seed: int = 0, until: Callable[[list[Client]], object] | None = None) -> SoakResult:
+    """``players`` simulated players in pairs at ``tables`` tables of every game for ``seconds`` seconds.
+
+    With ``until``, the soak goes on after ``seconds`` until ``until(clients)`` is true (AssertionError
+    after harness.DEADLINE): a test's need (every player moved) never rests on how fast this machine is.
+    """
     assert players == 2 * tables, "every table has two person seats"
     clients = [Client(f"player{i}") for i in range(players)]
     stop = threading.Event()
@@ -161,10 +168,14 @@ def soak(authority: Authority, players: int = 30, tables: int = 15, seconds: flo
     start = time.perf_counter()
     for t in pairs:
         t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in pairs:
-        t.join(60)
+    try:
+        time.sleep(seconds)  # modelled time: the soak's length (the players play meanwhile), not a wait
+        if until is not None:
+            harness.wait_until(lambda: until(clients), what="what the soak was run for")
+    finally:
+        stop.set()
+        for t in pairs:
+            t.join(harness.DEADLINE)
     return SoakResult(clients, time.perf_counter() - start)
 
 

@@ -25,7 +25,7 @@ def test_a_kill_9_mid_batch_loses_no_acknowledged_move_and_replays(authority, ot
     try:
         proc.send({"op": "batch", "tokens": {str(s): t.token for s, t in tickets.items()}, "count": 100_000,
                    "seed": 1, "acks": str(acks)})
-        wait_until(lambda: len(acks.read_text().splitlines()) >= 15, timeout=60)
+        wait_until(lambda: len(acks.read_text().splitlines()) >= 15, what="15 acknowledged moves")
     finally:
         proc.stop(kill=True)
     assert proc.proc.returncode == -9

@@ -17,6 +17,7 @@ import time
 import pytest
 from tables_helpers import TEACHER, check_acks, check_replays, full_table, mover, roomy_limits
 
+import harness
 from pgserver import PG_BIN, PostgresServer, wait_until
 from treegames.tables import store as store_module
 from treegames.tables.authority import Authority
@@ -62,10 +63,10 @@ class Player:
                 action = rng.choice(view.legal)
                 self.authority.move(ticket.token, view.version, action)
                 self.acks.append((view.version, ticket.seat, action))
-                time.sleep(0.01)
+                time.sleep(0.01)  # modelled time: a player's pace, a move every 10 ms or so
             except StoreUnavailable as err:
                 self.refusals.append((what, time.monotonic(), err))
-                time.sleep(RETRY_SECONDS)
+                time.sleep(RETRY_SECONDS)  # modelled time: the player tries again after this pause
             except BaseException as err:  # noqa: BLE001 - any other error fails the test
                 self.unexpected.append(err)
                 return
@@ -79,21 +80,22 @@ def test_a_postgres_crash_refuses_moves_and_views_meanwhile_then_play_resumes_lo
     player = Player(authority, tickets)
     player.thread.start()
     try:
-        wait_until(lambda: len(player.acks) >= 10 or player.unexpected, timeout=60)
+        wait_until(lambda: len(player.acks) >= 10 or player.unexpected, what="ten moves before the crash")
         own_postgres.kill()
         down = time.monotonic()
         for call in (lambda: authority.move(tickets[0].token, 0, "anything"), lambda: authority.view(tickets[1].token),
                      lambda: authority.overview(TEACHER)):
             with pytest.raises(StoreUnavailable, match="not answering"):
                 call()
-        time.sleep(max(0.0, down + OUTAGE_SECONDS - time.monotonic()))
+        time.sleep(max(0.0, down + OUTAGE_SECONDS - time.monotonic()))  # modelled time: the outage lasts this long
         up = time.monotonic()
         own_postgres.start()
         after_restart = len(player.acks)
-        wait_until(lambda: len(player.acks) >= after_restart + 10 or player.unexpected, timeout=60)
+        wait_until(lambda: len(player.acks) >= after_restart + 10 or player.unexpected,
+                   what="ten moves after the restart")
     finally:
         player.stop.set()
-        player.thread.join(30)
+        player.thread.join(harness.DEADLINE)
     assert not player.thread.is_alive() and not player.unexpected, player.unexpected
     during = [(what, err) for what, when, err in player.refusals if down <= when <= up]
     # refused at once, again and again (a hung call would give one refusal at most)
@@ -102,7 +104,7 @@ def test_a_postgres_crash_refuses_moves_and_views_meanwhile_then_play_resumes_lo
     assert all("not answering" in str(err) and isinstance(err, ValueError) for _, err in during)
     assert all(isinstance(err.__cause__, Exception) for _, err in during)
     assert len(player.acks) >= after_restart + 10
-    wait_until(store.listening.is_set, timeout=10)  # the listener reconnected by itself
+    wait_until(store.listening.is_set, what="the listener reconnected by itself")
 
     fresh_store = open_store(url)
     try:
@@ -117,7 +119,7 @@ def test_a_postgres_crash_refuses_moves_and_views_meanwhile_then_play_resumes_lo
         mark = store.notices(channel)
         ticket, view = mover(fresh, tickets)
         fresh.move(ticket.token, view.version, view.legal[0])
-        wait_until(lambda: store.notices(channel) > mark, timeout=10)
+        wait_until(lambda: store.notices(channel) > mark, what="the move's notice at this store's listener")
     finally:
         fresh_store.close()
         store.close()

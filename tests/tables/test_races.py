@@ -16,6 +16,7 @@ import pytest
 from soak import check_race, race_processes
 from tables_helpers import TEACHER, Proc, check_replays, full_table, mover, roomy_limits
 
+import harness
 from treegames.tables.authority import Authority
 from treegames.tables.errors import NotYourTurn, StaleVersion
 from treegames.tables.store import open_store
@@ -40,7 +41,7 @@ def race(authorities, token: str, version: int, actions: list[str]) -> list:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(harness.DEADLINE)
     return outcomes
 
 
@@ -78,7 +79,7 @@ def test_two_processes_moving_on_one_version_apply_exactly_one(authority, store_
         rng = random.Random(2)
         for _ in range(ROUNDS):
             ticket, view = mover(authority, tickets)
-            at = time.time() + 0.15
+            at = time.time() + 0.15  # the agreed instant both processes move at (mover_proc.py sleeps until it)
             for p in procs:
                 p.send({"op": "move", "token": ticket.token, "version": view.version,
                         "action": rng.choice(view.legal), "at": at})
@@ -91,6 +92,7 @@ def test_two_processes_moving_on_one_version_apply_exactly_one(authority, store_
     check_replays(authority, ticket.table_id)
 
 
+@pytest.mark.machine  # a soak: one at a time (tests/conftest.py)
 def test_a_soak_of_concurrent_attempts_loses_and_doubles_nothing(authority, store, store_url, clock):
     tables = [full_table(authority, game, seed=i) for i, game in enumerate(["aspens", "bosk", "mighty_trees"])]
     applied = {next(iter(t.values())).table_id: 0 for t in tables}

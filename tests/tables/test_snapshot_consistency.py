@@ -10,6 +10,7 @@ import threading
 
 from tables_helpers import check_replays, full_table, mover
 
+import harness
 from treegames.tables.authority import replay_table
 
 
@@ -29,7 +30,9 @@ def test_a_view_is_the_state_at_its_version_while_another_authority_moves(author
                 target=lambda: moved.append(other_authority.move(ticket.token, view.version, view.legal[0])))
             moved.append(mover_thread)
             mover_thread.start()
-            mover_thread.join(1.0)  # PostgreSQL commits it now; SQLite's write lock makes it wait for us
+            if authority.store.kind == "postgresql":  # it commits now: this read's next statement sees it
+                mover_thread.join(harness.DEADLINE)
+            # SQLite: this read holds the one write lock, so the move waits for us whatever happens here
         return row
 
     authority._row = row_then_someone_moves
@@ -37,7 +40,7 @@ def test_a_view_is_the_state_at_its_version_while_another_authority_moves(author
         seen = authority.view(ticket.token)
     finally:
         authority._row = fresh_row
-    moved[0].join(30)
+    moved[0].join(harness.DEADLINE)
     assert seen.version == view.version
     assert seen.legal == view.legal and seen.current_player == view.current_player
     assert seen.log == view.log

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from soak import check_soak, soak
 
 SECONDS = 3.0
 
 
+@pytest.mark.machine  # a soak: one at a time (tests/conftest.py)
 def test_a_short_soak_of_30_players_at_15_tables_diverges_loses_and_doubles_nothing(authority):
-    result = soak(authority, players=30, tables=15, seconds=SECONDS, seed=1)
+    result = soak(authority, players=30, tables=15, seconds=SECONDS, seed=1,
+                  until=lambda clients: all(any(list(client.acks.values())) for client in clients))
     report = check_soak(authority, result)
     assert report["errors"] == []
     assert (report["divergences"], report["lost"], report["doubled"]) == (0, 0, 0), report
@@ -24,7 +27,8 @@ def test_a_short_soak_of_30_players_at_15_tables_diverges_loses_and_doubles_noth
 
 
 def test_the_soak_check_sees_a_divergence_a_lost_move_and_a_doubled_move(authority):
-    result = soak(authority, players=2, tables=1, seconds=0.5, seed=2)
+    result = soak(authority, players=2, tables=1, seconds=0.5, seed=2,
+                  until=lambda clients: any(len(a) >= 2 for client in clients for a in list(client.acks.values())))
     assert check_soak(authority, result)["divergences"] == 0
     mover, other = sorted(result.clients, key=lambda c: -sum(len(a) for a in c.acks.values()))
     table_id, acks = next((t, a) for t, a in mover.acks.items() if len(a) >= 2)

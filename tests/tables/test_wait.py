@@ -12,6 +12,7 @@ import time
 import pytest
 from tables_helpers import full_table, mover
 
+import harness
 from treegames.tables.errors import BadRequest, BadToken
 
 
@@ -30,16 +31,24 @@ def test_wait_returns_at_once_when_the_table_is_already_past_the_version(authori
     assert authority.wait(ticket.token, view.version - 1, timeout=30).version == view.version
 
 
-def test_wait_wakes_on_another_authoritys_move(authority, other_authority):
+def test_wait_wakes_on_another_authoritys_move(authority, other_authority, monkeypatch):
     tickets = full_table(authority, "bosk")
     ticket, view = mover(authority, tickets)
     watcher = next(t for seat, t in tickets.items() if seat != ticket.seat)
+    waiting = threading.Event()
+    real_wait_for = authority.store.wait_for
+
+    def wait_for(*args, **kwargs):
+        waiting.set()  # the waiter has looked at the table and now waits for a change notice
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(authority.store, "wait_for", wait_for)
     woke: list = []
     waiter = threading.Thread(target=lambda: woke.append(authority.wait(watcher.token, view.version, timeout=25)))
     waiter.start()
-    time.sleep(0.3)
+    harness.wait_until(waiting.is_set, what="the long poll waiting")
     moved = other_authority.move(ticket.token, view.version, view.legal[0])
-    waiter.join(30)
+    waiter.join(harness.DEADLINE)
     assert woke and woke[0].version == moved.version  # a timeout would have returned the old version
 
 
@@ -50,7 +59,7 @@ def test_a_committed_notice_reaches_the_stores_waiters(store, other_store):
     with sender.transaction() as tx:
         tx.notify("table:x", "1")
         assert store.notices("table:x") == before  # nothing is announced before the commit
-    assert store.wait_for("table:x", before, 10) > before
+    assert store.wait_for("table:x", before, harness.DEADLINE) > before
 
 
 def test_wait_refuses_bad_input(authority):

@@ -7,6 +7,7 @@ import threading
 
 from tornado import httpserver, netutil, web
 
+import harness
 from treegames.tables.http import routes
 
 KEY = "a-test-key-for-the-table-routes"
@@ -34,10 +35,10 @@ class LiveServer:
 
         self.thread = threading.Thread(target=run, name="table-routes", daemon=True)
         self.thread.start()
-        started.wait(10)
+        assert started.wait(harness.DEADLINE), "the routes' event loop started"
 
     def stop(self) -> None:
         """Stop serving and end the loop's thread."""
         self.loop.call_soon_threadsafe(self.server.stop)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self.thread.join(harness.DEADLINE)

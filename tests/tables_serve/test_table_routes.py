@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -11,6 +12,7 @@ import urllib.request
 import pytest
 from serve_helpers import KEY, TEACHER
 
+import harness
 from treegames.experiments.errors import NoSuchRound
 from treegames.tables import client as tables_client
 from treegames.tables.errors import (
@@ -33,7 +35,7 @@ def post(live, method: str, body: bytes, key: str | None = KEY, service: str = "
     headers = {"X-Treegames-Key": key} if key is not None else {}
     request = urllib.request.Request(f"{live.url}/{service}/{method}", data=body, method="POST", headers=headers)
     try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(request, timeout=harness.DEADLINE) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as err:
         return err.code, json.loads(err.read())
@@ -97,10 +99,14 @@ def test_each_refusal_comes_back_as_its_own_class(live):
     assert stale.value.current == moved.version
 
 
-def test_answers_are_the_authoritys_own_objects_the_same_over_http_and_in_process(live):
+def test_answers_are_the_authoritys_own_objects_the_same_over_http_and_in_process(live, monkeypatch):
     remote = tables_client.connect(live.url, KEY)
     local = tables_client.local(live.authority)
     mover, _other, view = started(remote)
+    # the views say how long ago each seat was seen (to 0.1 s): the authority's clock stands still from here, so
+    # the two ways of asking are compared on what they answer, not on how much time passed between the asks
+    now = time.time()
+    monkeypatch.setattr(live.authority, "clock", lambda: now)
     assert isinstance(mover, Ticket) and isinstance(view, TableView)
     assert local.view(mover.token) == remote.view(mover.token)
     assert remote.overview(TEACHER) == local.overview(TEACHER)
@@ -110,35 +116,71 @@ def test_answers_are_the_authoritys_own_objects_the_same_over_http_and_in_proces
     assert remote.reset_all(TEACHER) == 2
 
 
-def test_a_long_poll_wakes_when_the_other_player_moves(live):
+def first_looks(live, monkeypatch) -> list:
+    """The versions the server's long polls saw at their first look (each looks once, then waits for a notice)."""
+    looks: list = []
+    real = live.authority.wait
+
+    def wait(*args, **kwargs):
+        view = real(*args, **kwargs)
+        looks.append(view.version)
+        return view
+
+    monkeypatch.setattr(live.authority, "wait", wait)
+    return looks
+
+
+def outlasting_timeout(live, monkeypatch) -> float:
+    """A long-poll timeout (seconds) longer than all of a test's waits together; the server allows it for this test.
+
+    A long poll answers when something wakes it or at its timeout, and a timed-out poll on a table that has
+    moved meanwhile answers with the new version too, so neither the answer alone nor its speed tells the two
+    apart. With this timeout a poll that is not woken answers only after the test has stopped waiting for it:
+    an answer within the test's waits proves the move woke the poll, however slow or busy the machine.
+    """
+    timeout = 4 * harness.DEADLINE * harness.DEADLINE_SCALE
+    monkeypatch.setattr(live.authority, "limits", dataclasses.replace(live.authority.limits, max_wait=timeout))
+    return timeout
+
+
+def test_a_long_poll_wakes_when_the_other_player_moves(live, monkeypatch):
     client = tables_client.connect(live.url, KEY)
     mover, other, view = started(client)
-    threading.Timer(0.5, lambda: client.move(mover.token, view.version, view.legal[0])).start()
-    start = time.monotonic()
-    woke = client.wait(other.token, view.version, 25)
+    looks = first_looks(live, monkeypatch)
+    timeout = outlasting_timeout(live, monkeypatch)
+    woken: list = []
+    poll = threading.Thread(target=lambda: woken.append(client.wait(other.token, view.version, timeout)),
+                            daemon=True)
+    poll.start()
+    harness.wait_until(lambda: looks, what="the long poll waiting at the server")
+    client.move(mover.token, view.version, view.legal[0])
+    poll.join(harness.DEADLINE * harness.DEADLINE_SCALE)
+    assert woken, "the poll did not answer before its timeout: the move did not wake it"
+    woke = woken[0]
     assert woke.version > view.version and woke.log[-1]["version"] == woke.version
-    assert time.monotonic() - start < 20, "the poll ran to its timeout: the move did not wake it"
 
 
-def test_thirty_long_polls_hold_no_thread_each_and_all_wake_on_one_move(live):
+def test_thirty_long_polls_hold_no_thread_each_and_all_wake_on_one_move(live, monkeypatch):
     """More waiters than the server has threads: if each held one, most would only answer at the timeout."""
     client = tables_client.connect(live.url, KEY)
     mover, other, view = started(client)
+    looks = first_looks(live, monkeypatch)
+    timeout = outlasting_timeout(live, monkeypatch)
     answers: list[int] = []
 
     def watch() -> None:
-        answers.append(client.wait(other.token, view.version, 25).version)
+        answers.append(client.wait(other.token, view.version, timeout).version)
 
-    waiters = [threading.Thread(target=watch) for _ in range(30)]
+    waiters = [threading.Thread(target=watch, daemon=True) for _ in range(30)]
     for w in waiters:
         w.start()
-    time.sleep(1.0)
-    start = time.monotonic()
+    harness.wait_until(lambda: len(looks) >= 30, what="thirty long polls waiting at the server")
     client.move(mover.token, view.version, view.legal[0])
+    deadline = time.monotonic() + harness.DEADLINE * harness.DEADLINE_SCALE
     for w in waiters:
-        w.join(30)
+        w.join(max(0.0, deadline - time.monotonic()))
+    # every poll answered before its timeout (see outlasting_timeout): the one move woke all thirty
     assert len(answers) == 30 and min(answers) > view.version
-    assert time.monotonic() - start < 20
 
 
 @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe", b'{"token": "x", "nonsense": 1}',

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import harness
 from treegames.ui.aspens.play import AspensPlay
 
 
@@ -19,8 +20,9 @@ def test_the_coach_chooses_on_a_worker_thread_and_moves_by_itself():
     async def run() -> int:
         before = len(w.timeline.states)
         w.auto_button.value = True  # as the Auto-play button does, on this loop
-        while len(w.timeline.states) < before + 4:  # chance, the coach, chance, the coach...
-            await asyncio.sleep(0.01)
+        # chance, the coach, chance, the coach...: polled on a thread of its own, so this loop goes on running the page
+        await asyncio.to_thread(harness.wait_until, lambda: len(w.timeline.states) >= before + 4, step=0.01,
+                                what="four steps of auto-play")
         w.auto_button.value = False
         return len(w.timeline.states) - before
 
@@ -37,7 +39,8 @@ def test_a_coach_move_is_dropped_when_the_game_on_screen_changes_while_it_thinks
     async def run() -> bool | None:
         w.auto_button.value = True
         thinking = asyncio.ensure_future(w._think_off_the_loop())
-        await asyncio.sleep(0)  # the coach starts on its thread
+        await asyncio.sleep(0)  # not a wait: one turn of the loop, in which the coach's task hands its choice to a thread
+        assert w._thinking, "the coach is thinking on its thread"
         w.new_game(seats=("coach-medium", "coach-medium"), setup=2)  # the player starts over meanwhile
         return await thinking
 

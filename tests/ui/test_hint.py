@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import harness
 from treegames import core
 from treegames.lab.stats import wilson_interval
 from treegames.search import Budget
@@ -43,7 +44,7 @@ def test_hint_lists_the_coachs_top_moves_in_the_engines_notation_and_outlines_it
     w = page()
     to_person(w)
     panel = w.hint_panel
-    assert panel.hint() and panel.wait(60)
+    assert panel.hint() and panel.wait(harness.DEADLINE)
     assert panel.status is HintState.SHOWN
     rows = panel.top_moves()
     assert 1 <= len(rows) <= hint.TOP_MOVES
@@ -65,19 +66,19 @@ def test_think_longer_goes_on_with_the_same_search_and_the_intervals_narrow():
     to_person(w)
     panel = w.hint_panel
     panel.hint()
-    panel.wait(60)
+    panel.wait(harness.DEADLINE)
     search = panel.search
     panel_rows_before = panel.top_moves()
     first = panel_rows_before[0]
     assert not panel.more_button.disabled
-    assert panel.think_longer() and panel.wait(60)
+    assert panel.think_longer() and panel.wait(harness.DEADLINE)
     assert panel.search is search and search.iterations == 48 + 96
     assert "144 playouts" in panel.words.value
     again = next(r for r in search.statistics() if r.notation == first.notation)
     assert again.visits > first.visits
     narrowest_at_first = min(r.high - r.low for r in panel_rows_before)
     for _ in range(2):
-        assert panel.think_longer() and panel.wait(60)
+        assert panel.think_longer() and panel.wait(harness.DEADLINE)
     top = panel.top_moves()[0]  # hundreds of playouts on: the most-searched move's interval is the narrowest yet
     assert search.iterations == 48 + 3 * 96 and top.visits > 3 * first.visits
     assert top.high - top.low < narrowest_at_first
@@ -106,7 +107,7 @@ def test_a_second_press_while_thinking_is_refused_and_cancel_keeps_what_was_foun
     assert not panel.hint() and not panel.think_longer()
     assert "already thinking" in panel.note.value
     panel.cancel()
-    assert panel.wait(30)
+    assert panel.wait(harness.DEADLINE)
     assert panel.status is HintState.SHOWN and "(cancelled)" in panel.words.value
     assert panel.search.iterations < 1_000_000 and panel.cancel_button.disabled
     assert not panel._thread.is_alive()  # cancelling leaves no thinking thread behind
@@ -120,7 +121,7 @@ def test_a_new_position_cancels_the_search_and_clears_its_estimates(monkeypatch)
     panel.hint()
     searched = panel.search
     w.play(w.state.legal_actions()[0])
-    assert panel.wait(30)
+    assert panel.wait(harness.DEADLINE)
     assert panel.search is None and panel.words.value == "" and panel.choice_place is None
     assert searched.iterations < 1_000_000
     assert not any(("hint", p) in getattr(op, "tags", ()) for op in w._board_picture().ops for p in w.places())
@@ -130,6 +131,6 @@ def test_the_h_key_asks_for_a_hint_and_again_thinks_longer():
     w = BoskPlay(seed=3)
     to_person(w)
     w.key("h")
-    assert w.hint_panel.wait(60) and w.hint_panel.search.iterations == 48
+    assert w.hint_panel.wait(harness.DEADLINE) and w.hint_panel.search.iterations == 48
     w.key("H")
-    assert w.hint_panel.wait(60) and w.hint_panel.search.iterations == 48 + 96
+    assert w.hint_panel.wait(harness.DEADLINE) and w.hint_panel.search.iterations == 48 + 96

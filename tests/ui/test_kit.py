@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import harness
 from treegames import aspens, core
 from treegames.aspens import Phase, cell_name, make_board
 from treegames.aspens.odds import production_correlation, production_covariance
@@ -233,10 +234,9 @@ def test_after_a_persons_move_the_bot_answers_by_itself_at_the_chosen_speed():
         assert w.auto_button.value and w.auto_button.description == "Pause"
         w.click_hex(sorted(w.state.legal_targets()["seed"])[0])  # a person clicks while Pine is answering
         assert "Pine (a bot) is playing its turn" in w.message.value and "Pause" in w.message.value
-        for _ in range(200):
-            await asyncio.sleep(0.01)
-            if not w.auto_button.value:
-                break
+        # polled on a thread of its own, so this loop goes on running Pine's answer
+        await asyncio.to_thread(harness.wait_until, lambda: not w.auto_button.value, step=0.01,
+                                what="Pine's answer over (Auto-play released)")
         return w
 
     w = asyncio.run(scenario())
@@ -251,10 +251,13 @@ def test_pause_stops_the_answer():
         w = AspensPlay(seed=1, aspen="greedy", pine="greedy")
         w.speed.value = 30
         w.auto_button.value = True
-        await asyncio.sleep(0.2)
+        await asyncio.to_thread(harness.wait_until, lambda: w.timeline.cursor > 0, step=0.01,
+                                what="auto-play's first step")
         w.auto_button.value = False
         steps = w.timeline.cursor
-        await asyncio.sleep(0.2)
+        # for 0.2 s no further step, while this loop is free to run one (the check polls on a thread)
+        await asyncio.to_thread(harness.holds_for, lambda: w.timeline.cursor == steps, 0.2, step=0.01,
+                                what="auto-play paused")
         return w, steps
 
     w, steps = asyncio.run(scenario())
@@ -266,7 +269,10 @@ def test_no_answer_when_unticked():
         w = AspensPlay(seed=1, answer=False)
         to_human_move(w)
         w.click_hex(sorted(w.state.legal_targets()["seed"])[0])
-        await asyncio.sleep(0.1)
+        # for 0.1 s Pine does not answer, while this loop is free to run an answer (the check polls on a thread)
+        await asyncio.to_thread(harness.holds_for,
+                                lambda: w.state.current_player == aspens.PINE and not w.auto_button.value, 0.1,
+                                step=0.01, what="no answer from Pine")
         return w
 
     w = asyncio.run(scenario())

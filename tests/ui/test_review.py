@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import harness
 from treegames.search import REVIEW_NOTE
 from treegames.search import review as engine_review
 from treegames.ui.aspens.play import AspensPlay
@@ -57,7 +58,7 @@ def test_a_finished_game_is_reviewed_move_by_move_with_its_turning_points_marked
     w = finished(page)
     panel = w.review_panel
     assert not panel.review_button.disabled
-    assert panel.start() and panel.wait(120)
+    assert panel.start() and panel.wait(harness.DEADLINE)
     review = panel.review
     assert panel.status is ReviewStatus.DONE and review.finished and review.rows
     labels = [label for label, _ in panel.moves.options]
@@ -78,7 +79,7 @@ def test_picking_a_row_shows_the_board_before_that_move_with_the_move_and_the_co
     w = finished(PAGES[1])
     panel = w.review_panel
     panel.start()
-    panel.wait(60)
+    panel.wait(harness.DEADLINE)
     row = next(r for r in panel.review.rows if not r.coach_agrees)
     panel.moves.value = row.step  # a click (or arrow keys) in the list
     assert w.timeline.cursor == row.step and w.state is panel.states[row.step]
@@ -100,13 +101,13 @@ def test_cancel_keeps_the_rows_so_far_and_review_goes_on_from_there(monkeypatch)
     assert panel.start()
     assert not panel.start() and "already reviewing" in panel.note.value
     panel.cancel()
-    assert panel.wait(30) and not panel._thread.is_alive()
+    assert panel.wait(harness.DEADLINE) and not panel._thread.is_alive()
     assert panel.status is ReviewStatus.DONE and not panel.review.finished
     assert "cancelled" in panel.note.value and panel.cancel_button.disabled and not panel.review_button.disabled
     review = panel.review
     monkeypatch.setitem(engine_review.REVIEW_ITERATIONS, "bosk", 12)
     review.iterations = 12
-    assert panel.start() and panel.wait(60)
+    assert panel.start() and panel.wait(harness.DEADLINE)
     assert panel.review is review and review.finished
 
 
@@ -124,7 +125,7 @@ def test_a_changed_game_cancels_the_review_and_clears_it(monkeypatch, change):
         w.undo()
     else:
         w.open_saved(saved)
-    assert panel.wait(30) and not panel._thread.is_alive()
+    assert panel.wait(harness.DEADLINE) and not panel._thread.is_alive()
     assert panel.review is None and panel.moves.options == () and panel.status is ReviewStatus.IDLE
     assert panel.turning.children == () and review_tags(w) == set()
 
@@ -133,7 +134,7 @@ def test_back_and_forward_keep_the_review_and_the_r_key_starts_it():
     w = finished(PAGES[2])
     w.key("r")
     panel = w.review_panel
-    assert panel.wait(60) and panel.review.finished
+    assert panel.wait(harness.DEADLINE) and panel.review.finished
     w.back()
     w.forward()
     assert panel.review is not None and len(panel.moves.options) == panel.review.total

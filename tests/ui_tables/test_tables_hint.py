@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import ipywidgets as widgets
 import pytest
 
+import harness
 from treegames.lab.stats import wilson_interval
 from treegames.search import Budget, ParallelSearch, rollout_for
 from treegames.tables import client as tables_client
@@ -40,12 +40,9 @@ def client(authority):
     return tables_client.local(authority)
 
 
-def eventually(check, seconds: float = 10.0) -> None:
+def eventually(check, seconds: float = harness.DEADLINE) -> None:
     """Wait until ``check()`` holds (the other page's long-poll delivers in its own thread)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "the page did not follow the table"
-        time.sleep(0.02)
+    harness.wait_until(check, seconds, step=0.02, what="the page following the table")
 
 
 class Table:
@@ -124,7 +121,7 @@ def test_the_box_is_sent_with_the_new_table_and_both_pages_learn_it_from_the_aut
 def test_at_a_table_with_hint_the_player_to_move_gets_the_coachs_moves_with_intervals(tables, client):
     table = open_table(tables, client, allow=True)
     (page, panel), _other = table.mover()
-    assert page.hint_panel.hint() and page.hint_panel.wait(60)
+    assert page.hint_panel.hint() and page.hint_panel.wait(harness.DEADLINE)
     assert page.hint_panel.status is HintState.SHOWN
     rows = page.hint_panel.top_moves()
     assert rows and {r.notation for r in rows} <= set(panel.table.view.legal), "only moves the authority lists"
@@ -139,7 +136,7 @@ def test_the_h_key_asks_for_a_hint_at_the_table(tables, client):
     table = open_table(tables, client, allow=True)
     (page, _panel), _other = table.mover()
     page.key("h")
-    assert page.hint_panel.wait(60) and page.hint_panel.search.iterations == 40
+    assert page.hint_panel.wait(harness.DEADLINE) and page.hint_panel.search.iterations == 40
 
 
 def test_the_seat_waiting_and_a_spectator_are_told_whose_move_a_hint_is_for(tables, client, authority):
@@ -177,7 +174,7 @@ def test_a_move_arriving_from_the_table_cancels_the_coach_and_clears_its_estimat
     searched = page.hint_panel.search
     client.move(panel.table.token, view.version, view.legal[0])  # the same seat, from its other open tab
     eventually(lambda: panel.table.view.version > view.version)
-    assert page.hint_panel.wait(30)
+    assert page.hint_panel.wait(harness.DEADLINE)
     assert page.hint_panel.search is None and page.hint_panel.words.value == ""
     assert page.hint_panel.status is HintState.IDLE and searched.iterations < 1_000_000
 
@@ -190,7 +187,7 @@ def test_the_teacher_closing_the_table_stops_the_coach_with_the_reason(tables, c
     searched = page.hint_panel.search
     client.close_table("TEACH-ONE", panel.table.view.table_id)
     eventually(lambda: panel.table.view.status == "closed")
-    assert page.hint_panel.wait(30) and searched.iterations < 1_000_000
+    assert page.hint_panel.wait(harness.DEADLINE) and searched.iterations < 1_000_000
     assert page.hint_panel.search is None and page.hint_panel.status is HintState.IDLE
     assert page.hint_panel.note.value  # says why (it is no longer this seat's move)
 
@@ -249,7 +246,7 @@ def test_mighty_trees_the_coach_searches_from_the_seats_own_view_only(tables, cl
     (page, panel), (other, other_panel) = table.mover()
     moment = page.state
     assert isinstance(moment, SeatState) and moment.seat == panel.table.seat
-    assert page.hint_panel.hint() and page.hint_panel.wait(60)
+    assert page.hint_panel.hint() and page.hint_panel.wait(harness.DEADLINE)
     search = page.hint_panel.search
     assert search.state.view_for(moment.seat) == moment.view, "the coach's world shows exactly the seat's view"
     full = authority.state_of(panel.table.view.table_id)  # the whole game: the test's reading, never a page's

@@ -9,11 +9,11 @@ table picture, not in the moments its timeline keeps.
 from __future__ import annotations
 
 import json
-import time
 
 import ipywidgets as widgets
 import pytest
 
+import harness
 from treegames import core
 from treegames import mighty_trees as mt
 from treegames.tables.authority import Authority
@@ -39,12 +39,9 @@ def pair(authority):
             p.table.stop()
 
 
-def eventually(check, seconds: float = 10.0) -> None:
+def eventually(check, seconds: float = harness.DEADLINE) -> None:
     """Wait until ``check()`` holds (the other page's long-poll delivers in its own thread)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "the page did not follow the table"
-        time.sleep(0.02)
+    harness.wait_until(check, seconds, step=0.02, what="the page following the table")
 
 
 def full_state(authority: Authority, panel: TablePanel):

@@ -6,11 +6,11 @@ store; each follows the table with its own background long-poll, as a page's ker
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import pytest
 
+import harness
 from treegames.ui.aspens.play import AspensPlay
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.tables import TablePanel
@@ -36,12 +36,9 @@ def pair(authority):
             p.table.stop()
 
 
-def eventually(check, seconds: float = 10.0) -> None:
+def eventually(check, seconds: float = harness.DEADLINE) -> None:
     """Wait until ``check()`` holds (the other page's long-poll delivers in its own thread)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "the page did not follow the table"
-        time.sleep(0.02)
+    harness.wait_until(check, seconds, step=0.02, what="the page following the table")
 
 
 def click_first_target(dashboard) -> str:

@@ -252,11 +252,14 @@ class TournamentLab(widgets.VBox):
                 run.state, "danger")
 
     def _status_text(self) -> str:
-        """'312 of 1000 games · 2 worker processes · 1.2 s' and how the run ended."""
+        """'312 of 1000 games · 2 worker processes · 1.2 s' (or '1 worker process') and how the run ended."""
         run = self.run
         if run is None:
             return ""
-        how = f"{run.workers} worker processes" if run.uses_processes else "in this kernel"
+        if run.uses_processes:
+            how = f"{run.workers} worker process" + ("" if run.workers == 1 else "es")
+        else:
+            how = "in this kernel"
         text = f"{run.done} of {run.total} games · {how} · {run.elapsed:.1f} s"
         ending = {RunState.FINISHED: "finished", RunState.CANCELLED: "cancelled: the results below are partial",
                   RunState.FAILED: "stopped by an error"}.get(run.state)

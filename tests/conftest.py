@@ -1,0 +1,106 @@
+"""The suite's tiers and how it shares the machine: markers by what a test starts, xdist groups by what it shares.
+
+Every test gets the markers of what it really uses (registered in ``pyproject.toml``):
+
+* ``browser``: drives Debian's Chromium (everything under ``tests/browser``);
+* ``server``: starts a server process of its own (Voila, Jupyter, JupyterHub, the class server,
+  the tables' or experiments' HTTP servers) or a fixture that does;
+* ``postgres``: runs on the real PostgreSQL server (``tests/pgserver.py``);
+* ``machine``: needs the whole machine (a class arriving at once, soaks, many-process races).
+
+``make test-quick`` runs what has none of these and is not ``slow``.
+
+Under pytest-xdist (``--dist loadgroup``) a notebook's cells (nbval) run in order on one worker, each worker starts its own session servers (Voila,
+PostgreSQL), and a module whose fixtures start a browser or a server once per module runs on one
+worker, so that browser or server is started once. ``machine`` tests share one group: they run one
+after another, never two at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS))  # harness.py and pgserver.py, for every test folder
+
+SERVER_FIXTURES = {"voila", "served", "class_server", "moved", "live", "server", "classroom", "beacon_server", "hub"}
+"""Fixtures that start a server process (the test folders' conftests and modules define them)."""
+
+POSTGRES_FIXTURES = {"postgres_server", "postgres", "own_postgres"}
+"""Fixtures that start or use the real PostgreSQL server."""
+
+MODULE_SCOPED = ("browser", "serving", "tables_serve")
+"""Folders whose modules start a browser or a server once per module: each module stays on one worker."""
+
+
+def _folder(item: pytest.Item) -> str | None:
+    """The test's folder under tests/ ('' for tests/ itself, None outside tests/: the notebooks)."""
+    path = Path(item.path).resolve()
+    if not path.is_relative_to(TESTS):
+        return None
+    parts = path.relative_to(TESTS).parts
+    return parts[0] if len(parts) > 1 else ""
+
+
+def _fixtures(item: pytest.Item) -> set[str]:
+    """The fixtures a test uses (none for a notebook's cell)."""
+    return set(getattr(item, "fixturenames", ()))
+
+
+def _on_postgres(item: pytest.Item) -> bool:
+    """Whether the test runs on the real PostgreSQL server (a fixture, or a 'postgresql' parameter)."""
+    if POSTGRES_FIXTURES & _fixtures(item):
+        return True
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(value == "postgresql" for value in params.values())
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Add each test's tier markers and its xdist group."""
+    for item in items:
+        folder = _folder(item)
+        if folder == "browser":
+            item.add_marker(pytest.mark.browser)
+        if folder in ("browser", "serving", "tables_serve") or SERVER_FIXTURES & _fixtures(item):
+            item.add_marker(pytest.mark.server)
+        if _on_postgres(item):
+            item.add_marker(pytest.mark.postgres)
+        if folder is None:  # a notebook's cells (nbval): in order, in one kernel, on one worker
+            item.add_marker(pytest.mark.xdist_group(f"notebook:{Path(item.path).name}"))
+        elif item.get_closest_marker("machine"):
+            item.add_marker(pytest.mark.xdist_group("machine"))
+        elif folder in MODULE_SCOPED:
+            item.add_marker(pytest.mark.xdist_group(Path(item.path).stem))
+
+
+class GroupCheck:
+    """On an xdist worker with --dist loadgroup, stop at once if the groups did not take (a notebook split is chaos)."""
+
+    @pytest.hookimpl(trylast=True)  # after xdist has written each grouped test's group into its node id
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Every test with an xdist group carries it in its node id, or the run stops with the reason."""
+        if not config.getoption("loadgroup", False):
+            return
+        lost = [item.nodeid for item in items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+        if lost:
+            raise pytest.UsageError(f"pytest-xdist did not group {len(lost)} tests (first: {lost[0]}): this pytest "
+                                    "and pytest-xdist do not work together; see the pin in pyproject.toml")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the xdist groups after collection."""
+    config.pluginmanager.register(GroupCheck(), "treegames-group-check")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With TREEGAMES_TEST_LOG=FILE, append each test phase's outcome and seconds as it ends (for hunting flakes)."""
+    log = os.environ.get("TREEGAMES_TEST_LOG")
+    if log and (report.when == "call" or report.outcome != "passed"):
+        with open(log, "a") as out:
+            out.write(f"{time.strftime('%H:%M:%S')} {report.outcome} {report.when} {report.duration:.1f} {report.nodeid}\n")
