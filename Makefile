@@ -81,7 +81,7 @@ lint: venv
 
 # Every test, on every core (pytest-xdist): the 25 slowest are listed, and the last line gives the total time.
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
-PARALLEL ?= -n auto --dist loadgroup
+PARALLEL ?= -n auto --dist loadgroup --no-loadscope-reorder
 QUICK := not browser and not server and not postgres and not machine and not slow
 
 test: venv chromium postgres hub-proxy lint

@@ -75,13 +75,13 @@ def browser_figures() -> dict:
             harness.open_dashboard(page, server, PATH)
             # time Step -> redraw as before: the person presses Step for each bot move (no answering by itself)
             page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
-            harness.time_to_redraw(page, "Step")  # first player: Aspen (seed 1)
+            harness.redraw_ms(page, "Step")  # first player: Aspen (seed 1)
             state = aspens.new_game().new_initial_state().apply(aspens.ChooseFirst(aspens.ASPEN))
             for _ in range(3):  # Aspen (human) seeds by clicking, Pine (bot) answers on Step
                 target = sorted(state.legal_targets()["seed"])[0]
-                out["clicks"].append(harness.time_to_redraw(page, None, *geo.center(target)))
+                out["clicks"].append(harness.redraw_ms(page, None, *geo.center(target)))
                 state = state.apply(aspens.Seed(target))
-                out["steps"].append(harness.time_to_redraw(page, "Step"))
+                out["steps"].append(harness.redraw_ms(page, "Step"))
                 harness.wait_until_stable(page, quiet_ms=300)
                 bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1].rstrip(".")
                 state = state.apply(state.parse_action(f"seed {bot_seed}"))
@@ -90,7 +90,7 @@ def browser_figures() -> dict:
             page.get_by_role("button", name=re.compile(r"Start new game")).click()
             page.get_by_role("tab", name="Event log").click()
             for _ in range(8 if QUICK else 20):
-                out["steps"].append(harness.time_to_redraw(page, "Step"))
+                out["steps"].append(harness.redraw_ms(page, "Step"))
             readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator("input")
             readout.click()
             page.keyboard.press("Control+A")

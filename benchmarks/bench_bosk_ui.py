@@ -61,17 +61,17 @@ def browser_figures() -> dict:
             harness.open_dashboard(page, server, PATH)
             page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
             state, bot = replica()
-            out["steps"].append(harness.time_to_redraw(page, "Step"))  # the start player
+            out["steps"].append(harness.redraw_ms(page, "Step"))  # the start player
             harness.wait_until_stable(page, quiet_ms=300)
             for _ in range(3 if QUICK else 6):
                 if state.current_player != 0:
                     state = state.apply(bot.choose(state))
-                    out["steps"].append(harness.time_to_redraw(page, "Step"))
+                    out["steps"].append(harness.redraw_ms(page, "Step"))
                     harness.wait_until_stable(page, quiet_ms=300)
                 action = sorted(state.legal_actions(), key=lambda a: (-a.value, abs(a.row - 3) + abs(a.col - 3)))[0]
-                out["clicks"].append(harness.time_to_redraw(page, None, *geo.intersection_xy(action.row, action.col)))
+                out["clicks"].append(harness.redraw_ms(page, None, *geo.intersection_xy(action.row, action.col)))
                 harness.wait_until_stable(page, quiet_ms=300)
-                out["buttons"].append(harness.time_to_redraw(page, f"tree {action.value}"))
+                out["buttons"].append(harness.redraw_ms(page, f"tree {action.value}"))
                 harness.wait_until_stable(page, quiet_ms=300)
                 state = state.apply(action)
             page.get_by_role("tab", name="New game").click()
@@ -80,7 +80,7 @@ def browser_figures() -> dict:
             page.get_by_role("tab", name="Event log").click()
             harness.wait_until_stable(page, quiet_ms=300)
             for _ in range(8 if QUICK else 20):
-                out["steps"].append(harness.time_to_redraw(page, "Step"))
+                out["steps"].append(harness.redraw_ms(page, "Step"))
             browser.close()
     finally:
         server.stop()

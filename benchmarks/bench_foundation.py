@@ -57,7 +57,7 @@ def browser_figures() -> dict:
             harness.open_dashboard(page, server, "aspens/board-and-setups.ipynb")
             cells = [Hex(q, r) for q, r in ((0, 0), (2, -3), (-3, 2), (4, 1), (-1, -4), (1, 4))]
             for i in range(10 if QUICK else 30):
-                ms = harness.time_to_redraw(page, None, *geo.center(cells[i % len(cells)]))
+                ms = harness.redraw_ms(page, None, *geo.center(cells[i % len(cells)]))
                 if ms >= 0:
                     clicks.append(ms)
             browser.close()

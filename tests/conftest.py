@@ -10,10 +10,12 @@ Every test gets the markers of what it really uses (registered in ``pyproject.to
 
 ``make test-quick`` runs what has none of these and is not ``slow``.
 
-Under pytest-xdist (``--dist loadgroup``) a notebook's cells (nbval) run in order on one worker, each worker starts its own session servers (Voila,
-PostgreSQL), and a module whose fixtures start a browser or a server once per module runs on one
-worker, so that browser or server is started once. ``machine`` tests share one group: they run one
-after another, never two at once.
+Under pytest-xdist (``make test``: ``-n auto --dist loadgroup --no-loadscope-reorder``) each worker
+starts its own session servers (Voila, PostgreSQL). A notebook's cells (nbval) run in order on one
+worker, and so do the tests of a module that share a module-scoped fixture (a loaded page, a server);
+other tests spread one by one. ``machine`` tests share one group: they run one after another, never
+two at once. The queue starts with the machine group, then the browser and server tests, and ends
+with the short unit tests, so that both workers finish together.
 """
 
 from __future__ import annotations
@@ -33,9 +35,6 @@ SERVER_FIXTURES = {"voila", "served", "class_server", "moved", "live", "server",
 
 POSTGRES_FIXTURES = {"postgres_server", "postgres", "own_postgres"}
 """Fixtures that start or use the real PostgreSQL server."""
-
-MODULE_SCOPED = ("browser", "serving", "tables_serve")
-"""Folders whose modules start a browser or a server once per module: each module stays on one worker."""
 
 
 def _folder(item: pytest.Item) -> str | None:
@@ -60,9 +59,24 @@ def _on_postgres(item: pytest.Item) -> bool:
     return any(value == "postgresql" for value in params.values())
 
 
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a module-scoped fixture besides Chromium (a loaded page, a server): its module stays together."""
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    return any(d[-1].scope in ("module", "package") for name, d in defs.items() if d and name != "browser")
+
+
+def _rank(item: pytest.Item) -> int:
+    """Where a test goes in the queue: the long ones first, so that short tests fill the end on every worker."""
+    if item.get_closest_marker("machine"):
+        return 0
+    if item.get_closest_marker("browser") or item.get_closest_marker("server"):
+        return 1 if item.get_closest_marker("xdist_group") else 2
+    return 3
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add each test's tier markers and its xdist group."""
+    """Add each test's tier markers and its xdist group, and queue the long tests first."""
     for item in items:
         folder = _folder(item)
         if folder == "browser":
@@ -72,11 +86,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if _on_postgres(item):
             item.add_marker(pytest.mark.postgres)
         if folder is None:  # a notebook's cells (nbval): in order, in one kernel, on one worker
-            item.add_marker(pytest.mark.xdist_group(f"notebook:{Path(item.path).name}"))
+            item.add_marker(pytest.mark.xdist_group(f"notebook:{Path(item.path).parent.name}/{Path(item.path).name}"))
         elif item.get_closest_marker("machine"):
             item.add_marker(pytest.mark.xdist_group("machine"))
-        elif folder in MODULE_SCOPED:
+        elif _shares_a_module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(Path(item.path).stem))
+    items.sort(key=_rank)  # stable: a module's tests keep their order
 
 
 class GroupCheck:
@@ -101,6 +116,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With TREEGAMES_TEST_LOG=FILE, append each test phase's outcome and seconds as it ends (for hunting flakes)."""
     log = os.environ.get("TREEGAMES_TEST_LOG")
+    if "PYTEST_XDIST_WORKER" in os.environ:  # the controller writes what its workers report: once each
+        return
     if log and (report.when == "call" or report.outcome != "passed"):
         with open(log, "a") as out:
             out.write(f"{time.strftime('%H:%M:%S')} {report.outcome} {report.when} {report.duration:.1f} {report.nodeid}\n")

@@ -68,6 +68,7 @@ def check_state(state, game) -> None:
     assert len(scores) == game.num_players and all(isinstance(s, int) for s in scores)
 
 
+@pytest.mark.slow  # whole random games in every game and option: make test runs them, test-quick does not
 @pytest.mark.parametrize("module, options", GAMES, ids=[f"{m}-{o}" for m, o in GAMES])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_playout_keeps_the_protocol(module, options, seed):
@@ -135,6 +136,7 @@ def variants(action):
                 continue
 
 
+@pytest.mark.slow  # whole random games in every game and option: make test runs them, test-quick does not
 @pytest.mark.parametrize("module, options", GAMES[::2], ids=[m for m, _ in GAMES[::2]])
 def test_actions_with_wrong_typed_fields_are_refused_or_saved_faithfully(module, options):
     """A tampered action either raises IllegalAction or leads to a state whose save reloads equal."""

@@ -14,6 +14,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from treegames import core  # noqa: E402
 from treegames import openspiel as adapter  # noqa: E402
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 SPECS = ["treegames_aspens", "treegames_bosk", "treegames_bosk(players=3)", "treegames_mighty_trees",
          "treegames_mighty_trees(players=4)"]
 

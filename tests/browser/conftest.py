@@ -47,6 +47,7 @@ def browser():
 
     with sync_playwright() as p:
         chromium = harness.launch_chromium(p)
+        harness.with_default_deadline(chromium)
         yield chromium
         chromium.close()
 

@@ -18,6 +18,9 @@ import pytest
 import harness
 from treegames import aspens
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/play.ipynb"
 MAY = re.compile(r"\(may (seed|grow up|grow out)")
 NOTATION = {"seed": "seed", "grow up": "grow-up", "grow out": "grow-out"}
@@ -53,14 +56,14 @@ def spoken(page) -> str:
     return page.locator(".treegames-announcer [aria-live=polite]").inner_text()
 
 
-def wait_change(page, before: str, timeout: float = 30_000) -> None:
+def wait_change(page, before: str, timeout: float = WAIT_MS) -> None:
     """Wait until the live region says something new."""
     page.wait_for_function(
         "(b) => { const e = document.querySelector('.treegames-announcer [aria-live=polite]');"
         " return e && e.innerText !== b; }", arg=before, timeout=timeout)
 
 
-def wait_for_person_or_end(page, timeout: float = 60_000) -> None:
+def wait_for_person_or_end(page, timeout: float = WAIT_MS) -> None:
     """Wait until the move box lists moves (a person is to move) or the game is over."""
     page.wait_for_function(
         "() => { const t = document.querySelector('.treegames-move-panel').innerText;"
@@ -77,7 +80,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
         skip = page.get_by_role("link", name="Skip to the board")
         skip.focus()
         page.keyboard.press("Enter")
-        page.wait_for_function("() => document.activeElement.classList.contains('treegames-board-anchor')")
+        page.wait_for_function("() => document.activeElement.classList.contains('treegames-board-anchor')", timeout=WAIT_MS)
         page.keyboard.press("Tab")
         board = page.get_by_role("application", name=re.compile("Aspens board"))
         assert page.evaluate("() => document.activeElement.tagName") == "CANVAS"
@@ -85,7 +88,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
 
         # Esc leaves the board (Tab there moves the board's cursor); every control shows a focus outline
         page.keyboard.press("Escape")
-        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Step'", timeout=20_000)
+        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Step'", timeout=WAIT_MS)
         seen = [page.evaluate(OUTLINE_JS)]
         for _ in range(25):
             page.keyboard.press("Tab")
@@ -133,7 +136,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
             assert page.evaluate("() => document.activeElement.closest('.treegames-move-box') !== null"), \
                 "focus stays in the move box after a move"
             page.wait_for_function("() => document.querySelector('.treegames-move-box input').value === ''",
-                                   timeout=10_000)  # the played move leaves the box
+                                   timeout=WAIT_MS)  # the played move leaves the box
             wait_for_person_or_end(page)
         final = spoken(page)
         assert "game has ended" in final, final
@@ -142,7 +145,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
         # the score on the page is the engine's for the moves played: replay the saved game
         page.get_by_role("tab", name="Save / Open").click()
         link = page.get_by_role("link", name=re.compile("Download this game"))
-        link.wait_for(timeout=20_000)
+        link.wait_for(timeout=WAIT_MS)
         href = link.get_attribute("href")
         data = href.split(",", 1)[1]
         text = base64.b64decode(data).decode() if ";base64" in href.split(",", 1)[0] else urllib.parse.unquote(data)
@@ -161,11 +164,17 @@ LIST_JS = "() => Array.from(document.querySelectorAll('.treegames-move-box datal
 def saved_state(page, game_module):
     """The game on the page, through the Save / Open tab's download link, replayed by the engine."""
     link = page.get_by_role("link", name=re.compile("Download this game"))
-    for _ in range(10):  # a page may open its own tab (Bosk shows the summer table when summer is scored)
-        page.get_by_role("tab", name="Save / Open").click()
-        page.wait_for_timeout(500)
+    tab = page.get_by_role("tab", name="Save / Open")
+
+    def shown() -> bool:
         if link.count() and link.is_visible():
-            break
+            return True
+        if tab.get_attribute("aria-selected") != "true":  # the page opened a tab of its own (Bosk shows the
+            tab.click()  # summer table when summer is scored): back to Save / Open
+        return False
+
+    tab.click()
+    harness.wait_until(shown, step=0.1, pause=harness.on_page(page), what="the Save / Open tab's download link")
     href = link.get_attribute("href")
     head, data = href.split(",", 1)
     text = base64.b64decode(data).decode() if ";base64" in head else urllib.parse.unquote(data)
@@ -226,7 +235,7 @@ def test_bosk_season_and_a_mighty_trees_game_from_the_move_list_alone(browser, v
             wait_change(page, said)
             played.append(choices[0])
             page.wait_for_function("() => document.querySelector('.treegames-move-box input').value === ''",
-                                   timeout=10_000)
+                                   timeout=WAIT_MS)
             wait_for_person_or_end(page)
         assert done, f"{len(played)} moves played, last: {played[-3:]}"
         final = spoken(page)
@@ -264,12 +273,12 @@ def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter_or_space
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     try:
-        page.goto(f"{voila.base}/voila/render/{path}", timeout=120_000)
-        page.get_by_role("button", name="Show answer").first.wait_for(timeout=120_000)
+        page.goto(f"{voila.base}/voila/render/{path}", timeout=WAIT_MS)
+        page.get_by_role("button", name="Show answer").first.wait_for(timeout=WAIT_MS)
         buttons = page.get_by_role("button", name="Show answer")
         total = buttons.count()
         if page.locator("canvas").count():
-            harness.wait_for_drawing(page, min_inked=500, timeout=90)
+            harness.wait_for_drawing(page, min_inked=500)
         page.locator("body").focus()
         revealed: list[str] = []
         for _ in range(600):  # Tab through the page; Enter or Space (in turn) on each Show answer reached
@@ -279,8 +288,8 @@ def test_every_show_answer_button_is_reached_by_tab_and_opened_by_enter_or_space
             assert page.evaluate(REVEALED_JS) == "", f"{path}: an answer shows before its button is pressed"
             page.keyboard.press("Space" if len(revealed) % 2 else "Enter")
             page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Hide answer'",
-                                   timeout=20_000)
-            page.wait_for_function(REVEALED_JS, timeout=20_000)
+                                   timeout=WAIT_MS)
+            page.wait_for_function(REVEALED_JS, timeout=WAIT_MS)
             revealed.append(page.evaluate(REVEALED_JS))
             if len(revealed) == total:
                 break

@@ -20,6 +20,9 @@ import harness
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_accessibility import PAGES, wait_loaded  # noqa: E402 - the audit's page list and loading wait
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 ZOOM_200 = {"viewport": {"width": 640, "height": 500}, "device_scale_factor": 2}
 """A 1280 x 1000 screen at 200% zoom."""
 
@@ -73,9 +76,8 @@ def test_every_page_works_at_200_percent_zoom_and_every_chart_has_its_table(brow
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     try:
-        page.goto(f"{voila.base}/voila/render/{path}", timeout=120_000)
-        wait_loaded(page)
-        page.wait_for_timeout(500)
+        page.goto(f"{voila.base}/voila/render/{path}", timeout=WAIT_MS)
+        wait_loaded(page)  # drawn, and settled: no DOM or canvas change for a moment
         overflow = [(what, px) for what, px in page.evaluate(OVERFLOW_JS) if px > 1]
         charts = page.evaluate(CHARTS_JS)
         name = path.replace('/', '-').removesuffix('.ipynb')
@@ -87,7 +89,7 @@ def test_every_page_works_at_200_percent_zoom_and_every_chart_has_its_table(brow
             summary.focus()
             page.keyboard.press("Enter")
             table = page.locator("details.treegames-chart-numbers[open] table").first
-            table.wait_for(timeout=10_000)
+            table.wait_for(timeout=WAIT_MS)
             opened = table.get_by_role("rowheader").count()
             overflow += [(what, px) for what, px in page.evaluate(OVERFLOW_JS) if px > 1]
             page.locator("details.treegames-chart-numbers[open]").first.screenshot(

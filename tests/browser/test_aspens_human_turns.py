@@ -14,6 +14,9 @@ import harness
 from treegames import aspens
 from treegames.ui.aspens.play import AspensPlay
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/play.ipynb"
 
 
@@ -37,7 +40,7 @@ def page_step(page) -> int:
 
 def wait_for_step(page, n: int) -> None:
     """Wait until the page shows step n."""
-    page.locator(".widget-html-content", has_text=f"Step {n} of").first.wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text=f"Step {n} of").first.wait_for(timeout=WAIT_MS)
 
 
 def press_step(page, local: AspensPlay) -> None:
@@ -54,7 +57,7 @@ def click_hex(page, local: AspensPlay, cell) -> None:
     local.click(*local.geo.center(cell))
     assert "Not allowed" not in local.message.value, local.message.value
     wait_for_step(page, local.timeline.cursor)
-    harness.wait_for_drawing(page, differs_from=before, timeout=20)
+    harness.wait_for_drawing(page, differs_from=before)
 
 
 def test_a_person_seeds_grows_and_plays_a_turn(mirrored):
@@ -71,7 +74,7 @@ def test_a_person_seeds_grows_and_plays_a_turn(mirrored):
     wait_for_step(page, start + 1)
     refusal = "a bot" if not local.is_human_turn() else "Not allowed"  # the same words in both widgets
     assert refusal in local.message.value
-    page.locator(".widget-html-content", has_text=refusal).first.wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text=refusal).first.wait_for(timeout=WAIT_MS)
     harness.wait_until_stable(page)
     assert page_step(page) == start + 1
     while local.state.phase in (aspens.Phase.SEED, aspens.Phase.GROW_START) or not local.is_human_turn():

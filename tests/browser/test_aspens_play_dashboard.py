@@ -11,8 +11,17 @@ from treegames import aspens
 from treegames.aspens.data import Hex
 from treegames.ui.aspens.scene import HexGeometry
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/play.ipynb"
 GEO = HexGeometry()
+
+STEP_JS = """
+() => { for (const e of document.querySelectorAll('.widget-html-content')) {
+  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
+"""
+"""The 'Step N of M' counter's N (-1 before it shows)."""
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +34,16 @@ def play_page(browser, voila):
 def press(page, name: str) -> None:
     """Click a widget button by its label."""
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).click()
+
+
+def step_until(page, words: str) -> bool:
+    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
+    (a person is to move: Step then only says so); whether it says ``words``."""
+    at = page.evaluate(STEP_JS)
+    press(page, "Step")
+    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
+                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
+    return page.get_by_text(words).count() > 0
 
 
 def seed_targets_for_aspen() -> list[Hex]:
@@ -45,12 +64,12 @@ def test_the_board_is_drawn_on_load(play_page):
 def test_step_rolls_and_changes_the_board(play_page):
     page, first, _ = play_page
     for _ in range(6):  # first-player roll, then the bot's seeds if Pine starts, until Aspen must move
-        press(page, "Step")
+        aspens_move = step_until(page, "Aspen's move")
         after = harness.wait_until_stable(page)["hash"]
-        if page.get_by_text("Aspen's move").count():
+        if aspens_move:
             break
     assert after != first["hash"], "rolling for the first player highlights where Aspen may seed"
-    page.get_by_text("Aspen's move").first.wait_for(timeout=20_000)
+    page.get_by_text("Aspen's move").first.wait_for(timeout=WAIT_MS)
     harness.screenshot(page, "play-after-step")
 
 
@@ -59,7 +78,7 @@ def test_clicking_water_explains_and_leaves_the_board_unchanged(play_page):
     before = harness.wait_until_stable(page)["hash"]
     water = sorted(aspens.make_board(2).water)[0]
     harness.click_canvas(page, *GEO.center(water))
-    page.locator(".widget-html-content", has_text="Not allowed").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text="Not allowed").wait_for(timeout=WAIT_MS)
     assert "water" in page.locator(".widget-html-content", has_text="Not allowed").first.inner_text().lower()
     assert harness.wait_until_stable(page)["hash"] == before
     assert errors == []
@@ -74,7 +93,7 @@ def test_clicking_a_highlighted_hex_plants_there(play_page):
     x, y = GEO.center(target)
     under = harness.pixel(page, x + GEO.size * 0.55, y)
     harness.click_canvas(page, x, y)
-    harness.wait_for_drawing(page, differs_from=before["hash"], timeout=20)
+    harness.wait_for_drawing(page, differs_from=before["hash"])
     after = harness.wait_until_stable(page)
     token = harness.pixel(page, x + GEO.size * 0.3, y + GEO.size * 0.3)
     assert token[:3] != under[:3], "the hex now shows a tree token"
@@ -87,9 +106,9 @@ def test_clicking_a_highlighted_hex_plants_there(play_page):
 def test_odds_tab_draws_the_exact_gains(play_page):
     page, _, errors = play_page
     page.get_by_role("tab", name="Odds").click()
-    page.get_by_text("The next Sun roll, exactly").first.wait_for(timeout=20_000)
+    page.get_by_text("The next Sun roll, exactly").first.wait_for(timeout=WAIT_MS)
     board_and_dice = 2
-    stats = harness.wait_for_drawing(page, index=board_and_dice, min_inked=2000, timeout=30)
+    stats = harness.wait_for_drawing(page, index=board_and_dice, min_inked=2000)
     assert stats["width"] == 440
     page.get_by_role("tab", name="Odds").scroll_into_view_if_needed()
     harness.screenshot(page, "play-odds-tab")
@@ -109,6 +128,6 @@ def test_auto_play_watches_two_bots_to_the_end(play_page):
     page.keyboard.type("30")
     page.keyboard.press("Enter")
     press(page, "Auto-play")
-    page.get_by_text("Game over").wait_for(timeout=240_000)
+    page.get_by_text("Game over").wait_for(timeout=2 * WAIT_MS)
     assert errors == []
     harness.screenshot(page, "play-bots-finished")

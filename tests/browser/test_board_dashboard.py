@@ -10,6 +10,9 @@ from treegames.aspens.data import Hex
 from treegames.ui.aspens.scene import HexGeometry
 from treegames.ui.palette import WATER, hex_to_rgb
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/board-and-setups.ipynb"
 GEO = HexGeometry()
 
@@ -49,7 +52,7 @@ def test_choosing_a_setup_redraws_its_water(board_page, setup):
     before = harness.canvas_stats(page)["hash"]
     page.get_by_role("button", name=f"Setup {setup}", exact=True).click()
     board = make_board(setup)
-    page.locator(".widget-html-content", has_text=f"{len(board.playable)} playable spaces").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text=f"{len(board.playable)} playable spaces").wait_for(timeout=WAIT_MS)
     after = harness.wait_until_stable(page)
     assert after["hash"] != before, "a new water layout must change the picture"
     for cell in board.cells:
@@ -63,9 +66,9 @@ def test_clicking_a_hex_names_it_and_marks_it(board_page):
     before = harness.canvas_stats(page)["hash"]
     target = Hex(0, 0)
     harness.click_canvas(page, *GEO.center(target))
-    page.locator(".widget-html-content", has_text="playable space on the centre tile").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text="playable space on the centre tile").wait_for(timeout=WAIT_MS)
     assert "H8" in page.inner_text("body")
-    harness.wait_for_drawing(page, differs_from=before, timeout=20)
+    harness.wait_for_drawing(page, differs_from=before)
     corners = GEO.corners(target, 0.92)
     right_edge = (corners[1][0] - 0.5, (corners[1][1] + corners[2][1]) / 2)  # the mark's vertical right side
     assert near(harness.pixel(page, *right_edge), "#D55E00", tolerance=60)
@@ -76,6 +79,6 @@ def test_clicking_a_hex_names_it_and_marks_it(board_page):
 def test_clicking_off_the_board_explains_and_clears_the_mark(board_page):
     page, first, errors = board_page
     harness.click_canvas(page, 5, 5)
-    page.locator(".widget-html-content", has_text="off the board").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text="off the board").wait_for(timeout=WAIT_MS)
     assert harness.wait_until_stable(page)["hash"] == first["hash"], "back to the unmarked setup-2 board"
     assert errors == []

@@ -16,10 +16,19 @@ from treegames.ui.bosk.steps import chapter_starts, walkthrough_steps
 from treegames.ui.bosk.tables import summer_rows
 from treegames.ui.palette import hex_to_rgb
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PLAY = "bosk/play.ipynb"
 WALK = "bosk/rules-walkthrough.ipynb"
 LESSON = "bosk/majority-scoring.ipynb"
 GEO = ParkGeometry.fitted(bosk.park_for_players(2), BOARD_PIXELS)
+
+STEP_JS = """
+() => { for (const e of document.querySelectorAll('.widget-html-content')) {
+  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
+"""
+"""The 'Step N of M' counter's N (-1 before it shows)."""
 
 
 @contextlib.contextmanager
@@ -30,8 +39,8 @@ def text_page(browser, server, path: str, ready: str, viewport: dict):
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     try:
-        page.goto(f"{server.base}/voila/render/{path}", timeout=90_000)
-        page.locator(ready).first.wait_for(timeout=90_000)
+        page.goto(f"{server.base}/voila/render/{path}", timeout=WAIT_MS)
+        page.locator(ready).first.wait_for(timeout=WAIT_MS)
         yield page, errors
     finally:
         context.close()
@@ -40,6 +49,16 @@ def text_page(browser, server, path: str, ready: str, viewport: dict):
 def press(page, name: str) -> None:
     """Click a widget button by its label."""
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
+
+
+def step_until(page, words: str) -> bool:
+    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
+    (a person is to move: Step then only says so); whether it says ``words``."""
+    at = page.evaluate(STEP_JS)
+    press(page, "Step")
+    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
+                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
+    return page.get_by_text(words).count() > 0
 
 
 def message(page) -> str:
@@ -66,11 +85,9 @@ def test_the_park_supplies_and_legend_are_drawn_on_load(play_page):
 def test_step_draws_the_start_player_and_highlights_the_crossings(play_page):
     page, first, _ = play_page
     for _ in range(4):
-        press(page, "Step")
-        page.wait_for_timeout(300)
-        if page.get_by_text("grow a tree").count():
+        if step_until(page, "grow a tree"):
             break
-    page.get_by_text("grow a tree").first.wait_for(timeout=20_000)
+    page.get_by_text("grow a tree").first.wait_for(timeout=WAIT_MS)
     after = harness.wait_until_stable(page)
     assert after["hash"] != first["hash"]
     x, y = GEO.intersection_xy(3, 3)
@@ -82,7 +99,7 @@ def test_a_click_on_the_edge_is_refused_by_the_rule_and_changes_nothing(play_pag
     page, _, errors = play_page
     before = harness.wait_until_stable(page)["hash"]
     harness.click_canvas(page, *GEO.intersection_xy(0, 4))
-    page.locator(".treegames-message", has_text="Not allowed").wait_for(timeout=20_000)
+    page.locator(".treegames-message", has_text="Not allowed").wait_for(timeout=WAIT_MS)
     assert "I. Spring 1, note" in message(page)
     assert harness.wait_until_stable(page)["hash"] == before
     assert errors == []
@@ -93,10 +110,10 @@ def test_a_crossing_then_a_value_grows_a_tree(play_page):
     before = harness.wait_until_stable(page)["hash"]
     x, y = GEO.intersection_xy(3, 3)
     harness.click_canvas(page, x, y)
-    page.get_by_text("crossing d4 chosen").wait_for(timeout=20_000)
+    page.get_by_text("crossing d4 chosen").wait_for(timeout=WAIT_MS)
     press(page, "tree 4")
-    harness.wait_for_drawing(page, differs_from=before, timeout=20)
-    page.get_by_text("grows a value-4 tree at d4").first.wait_for(timeout=20_000)
+    harness.wait_for_drawing(page, differs_from=before)
+    page.get_by_text("grows a value-4 tree at d4").first.wait_for(timeout=WAIT_MS)
     harness.wait_until_stable(page)
     token = harness.pixel(page, x + 6, y + 6)
     want = hex_to_rgb(PLAYER_COLOURS[0])
@@ -109,7 +126,7 @@ def test_the_live_standings_tab_shows_the_tree(play_page):
     page, _, errors = play_page
     page.get_by_role("tab", name="Standings").click()
     table = page.locator(".bosk-majority-table:visible", has_text="row 4").first
-    table.wait_for(timeout=20_000)
+    table.wait_for(timeout=WAIT_MS)
     text = table.inner_text()
     assert "column d" in text and "alone" in text, "Maple's tree at d4 is alone on row 4 and column d"
     page.get_by_role("tab", name="Standings").scroll_into_view_if_needed()
@@ -124,30 +141,30 @@ def test_the_walkthrough_steps_and_its_summer_table_has_the_seeded_numbers(brows
     with harness.loaded_dashboard(browser, voila, WALK, viewport={"width": 1280, "height": 1400}) as (page, first,
                                                                                                         errors):
         assert first["width"] == BOARD_PIXELS
-        page.get_by_text("white border").first.wait_for(timeout=30_000)
+        page.get_by_text("white border").first.wait_for(timeout=WAIT_MS)
         harness.screenshot(page, "bosk-walkthrough-setup")
         press(page, "Forward")
-        page.locator(".bosk-walkthrough-caption", has_text="step 1 of").wait_for(timeout=30_000)
+        page.locator(".bosk-walkthrough-caption", has_text="step 1 of").wait_for(timeout=WAIT_MS)
         press(page, "II. Summer")
-        page.locator(".bosk-walkthrough-caption", has_text=f"step {summer} of").wait_for(timeout=30_000)
-        page.get_by_text("Summer points:").first.wait_for(timeout=30_000)
+        page.locator(".bosk-walkthrough-caption", has_text=f"step {summer} of").wait_for(timeout=WAIT_MS)
+        page.get_by_text("Summer points:").first.wait_for(timeout=WAIT_MS)
         table = page.locator(".bosk-majority-table:visible", has_text=expected[-1].name).first
-        table.wait_for(timeout=20_000)
+        table.wait_for(timeout=WAIT_MS)
         text = table.inner_text()
         for row in expected:
             assert row.name in text
         row = next(r for r in expected if r.result.points[0] > 0)
         press(page, row.name)
-        page.locator(".bosk-majority-table:visible", has_text=f"{row.name}:").first.wait_for(timeout=20_000)
+        page.locator(".bosk-majority-table:visible", has_text=f"{row.name}:").first.wait_for(timeout=WAIT_MS)
         assert row.result.explain(bosk.PLAYER_NAMES[:3]) in table.inner_text()
         harness.wait_until_stable(page)
         harness.screenshot(page, "bosk-walkthrough-summer")
         press(page, "III. Autumn")
-        page.get_by_text("wind board now lies").first.wait_for(timeout=30_000)
+        page.get_by_text("wind board now lies").first.wait_for(timeout=WAIT_MS)
         harness.wait_until_stable(page)
         harness.screenshot(page, "bosk-walkthrough-wind")
         press(page, "Result")
-        page.get_by_text("Winter points:").first.wait_for(timeout=30_000)
+        page.get_by_text("Winter points:").first.wait_for(timeout=WAIT_MS)
         harness.wait_until_stable(page)
         harness.screenshot(page, "bosk-walkthrough-result")
         assert errors == []
@@ -156,13 +173,13 @@ def test_the_walkthrough_steps_and_its_summer_table_has_the_seeded_numbers(brows
 def test_the_lesson_what_if_table_answers(browser, voila):
     with text_page(browser, voila, LESSON, ".bosk-what-if", {"width": 1100, "height": 1300}) as (page, errors):
         press(page, "tie for second")
-        page.get_by_text("Case: tie for second.").wait_for(timeout=20_000)
+        page.get_by_text("Case: tie for second.").wait_for(timeout=WAIT_MS)
         assert "Summer Scoring 2" in page.locator(".bosk-what-if").inner_text()
         page.get_by_role("button", name=re.compile("Winter")).first.click()
-        page.get_by_text("IV. Winter 3").first.wait_for(timeout=20_000)
+        page.get_by_text("IV. Winter 3").first.wait_for(timeout=WAIT_MS)
         harness.screenshot(page, "bosk-lesson-what-if")
         page.get_by_role("button", name=re.compile("Show answer")).first.click()
-        page.get_by_text("Never.").wait_for(timeout=20_000)
+        page.get_by_text("Never.").wait_for(timeout=WAIT_MS)
         page.locator(".bosk-experiment").scroll_into_view_if_needed()
         harness.screenshot(page, "bosk-lesson-experiment")
         assert errors == []
@@ -210,20 +227,20 @@ def test_an_opened_autumn_game_is_played_by_clicks(play_page, tmp_path):
     saved = tmp_path / "bosk-autumn.json"
     saved.write_text(state.to_json())
     page.get_by_role("tab", name="Save / Open").click()
-    with page.expect_file_chooser() as chooser:
+    with page.expect_file_chooser(timeout=WAIT_MS) as chooser:
         page.locator(".treegames-open").first.click()
     chooser.value.set_files(str(saved))
-    page.get_by_text("Opened a saved game").wait_for(timeout=30_000)
-    page.get_by_text("the wind asks for").first.wait_for(timeout=30_000)
+    page.get_by_text("Opened a saved game").wait_for(timeout=WAIT_MS)
+    page.get_by_text("the wind asks for").first.wait_for(timeout=WAIT_MS)
     before = harness.wait_until_stable(page)["hash"]
     tree = sorted({(a.row, a.col) for a in state.legal_actions()})[0]
     tile = max(a.value for a in state.legal_actions())
     harness.click_canvas(page, *GEO.intersection_xy(*tree))
-    page.get_by_text("chosen: now pick a leaf tile").wait_for(timeout=20_000)
+    page.get_by_text("chosen: now pick a leaf tile").wait_for(timeout=WAIT_MS)
     press(page, f"tile {tile}")
-    page.get_by_text("active leaves. Click a yellow square").wait_for(timeout=20_000)
+    page.get_by_text("active leaves. Click a yellow square").wait_for(timeout=WAIT_MS)
     after = state.apply(bosk.Action(bosk.Kind.CHOOSE, *tree, tile))
-    harness.wait_for_drawing(page, differs_from=before, timeout=20)
+    harness.wait_for_drawing(page, differs_from=before)
     harness.wait_until_stable(page)
     first = sorted((a.row, a.col) for a in after.legal_actions())[0]
     x, y = GEO.square_centre(*first)
@@ -231,8 +248,8 @@ def test_an_opened_autumn_game_is_played_by_clicks(play_page, tmp_path):
     harness.screenshot(page, "bosk-play-autumn-targets")
     shown = harness.wait_until_stable(page)["hash"]
     harness.click_canvas(page, x, y)
-    harness.wait_for_drawing(page, differs_from=shown, timeout=20)
+    harness.wait_for_drawing(page, differs_from=shown)
     assert "Not allowed" not in message(page)
-    page.get_by_text(f"on {bosk.square_name(*first)}").first.wait_for(timeout=20_000)
+    page.get_by_text(f"on {bosk.square_name(*first)}").first.wait_for(timeout=WAIT_MS)
     harness.screenshot(page, "bosk-play-autumn-leaf")
     assert errors == []

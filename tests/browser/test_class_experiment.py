@@ -19,6 +19,9 @@ from treegames.experiments.client import connect
 from treegames.lab import TournamentSpec, play_games
 from treegames.tables.codes import teacher_code
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TEST_SEED = "browser-class"
@@ -88,10 +91,10 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     teacher = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     errors: list[str] = []
     teacher.on("pageerror", lambda e: errors.append(str(e)))
-    teacher.goto(f"{server.base}/voila/render/class/experiment.ipynb", timeout=120_000)
-    teacher.locator(".treegames-exp-teacher input[type=password]").fill(experiments.teacher, timeout=120_000)
+    teacher.goto(f"{server.base}/voila/render/class/experiment.ipynb", timeout=WAIT_MS)
+    teacher.locator(".treegames-exp-teacher input[type=password]").fill(experiments.teacher, timeout=WAIT_MS)
     teacher.get_by_role("button", name="Open a round").click()
-    code = teacher.locator(".exp-code").inner_text(timeout=30_000).strip()
+    code = teacher.locator(".exp-code").inner_text(timeout=WAIT_MS).strip()
     assert len(code) == 6
     assert teacher.locator(".treegames-exp-teacher svg").count() >= 1  # the QR code, inline
     harness.screenshot(teacher, "class-experiment-teacher-1920")
@@ -103,22 +106,22 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         context = browser.new_context(viewport={"width": 420, "height": 900})
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/voila/render/{student_page}", timeout=120_000)
+        page.goto(f"{server.base}/voila/render/{student_page}", timeout=WAIT_MS)
         box = page.locator(".treegames-exp-join")
         try:
-            box.locator("input[type=text]").first.fill(code, timeout=120_000)
+            box.locator("input[type=text]").first.fill(code, timeout=WAIT_MS)
             box.get_by_role("button", name="Join").click()
-            welcome = box.get_by_text("You joined").inner_text(timeout=30_000)
+            welcome = box.get_by_text("You joined").inner_text(timeout=WAIT_MS)
         except Exception as err:
             harness.screenshot(page, f"class-experiment-join-failed-{i}")
             raise AssertionError(f"student {i} did not join; the page says: "
-                                 f"{page.locator('body').inner_text(timeout=5_000)[-600:]!r}") from err
+                                 f"{page.locator('body').inner_text(timeout=WAIT_MS)[-600:]!r}") from err
         pseudonym = welcome.split("you are ")[1].split(" in class")[0]
         rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
         for _ in range(clicks):
             box.get_by_role("button", name="Roll 10", exact=True).click()
             page.wait_for_function("n => document.querySelector('.exp-mine')?.textContent.trim() === String(n)",
-                                   arg=(_ + 1) * 10, timeout=30_000)
+                                   arg=(_ + 1) * 10, timeout=WAIT_MS)
             for k, c in domain.simulate(rng, 10).items():
                 expected[domain.outcomes.index(k)] += c
         students.append((page, box, pseudonym))
@@ -127,7 +130,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
             harness.screenshot(page, "class-experiment-student-420")
 
     teacher.wait_for_function("n => document.querySelector('.treegames-exp-summary .exp-n')?.textContent === n",
-                              arg=str(sum(expected)), timeout=30_000)
+                              arg=str(sum(expected)), timeout=WAIT_MS)
     assert [summary_count(teacher, k) for k in domain.outcomes] == expected
     assert teacher.locator(".treegames-exp-summary .exp-students").inner_text() == "3"
     assert experiments.client().snapshot(code=code)["counts"] == expected
@@ -142,9 +145,9 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     link = box.get_by_role("link", name=f"Your link to come back as {name}").get_attribute("href")
     page.context.close()
     back = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
-    back.goto(f"{server.base}/voila/render/{student_page}{link}", timeout=120_000)
+    back.goto(f"{server.base}/voila/render/{student_page}{link}", timeout=WAIT_MS)
     back_box = back.locator(".treegames-exp-join")
-    assert f"Welcome back: you are {name}" in back_box.get_by_text("Welcome back").inner_text(timeout=60_000)
+    assert f"Welcome back: you are {name}" in back_box.get_by_text("Welcome back").inner_text(timeout=WAIT_MS)
     assert back.locator(".exp-mine").inner_text() == "30"
     students[2] = (back, back_box, name)
 
@@ -154,12 +157,12 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
     teacher.get_by_label("Per block:").fill("4")
     teacher.get_by_label("Seed:").fill("5")
     teacher.get_by_role("button", name="New round").click()
-    teacher.get_by_text("Round 2 is open").wait_for(timeout=30_000)
+    teacher.get_by_text("Round 2 is open").wait_for(timeout=WAIT_MS)
     for _page, box, _name in students:
-        box.get_by_role("button", name="Play my block of games").click(timeout=30_000)
-        box.get_by_text("new games counted").wait_for(timeout=60_000)
+        box.get_by_role("button", name="Play my block of games").click(timeout=WAIT_MS)
+        box.get_by_text("new games counted").wait_for(timeout=WAIT_MS)
     teacher.wait_for_function("() => document.querySelector('.treegames-exp-summary .exp-games')?.textContent"
-                              " === '12'", timeout=30_000)
+                              " === '12'", timeout=WAIT_MS)
     spec = TournamentSpec("aspens", ("greedy", "random"), games=12, seed=5)
     pooled = experiments.client().records(code=code)
     assert [(r["index"], r["scores"], r["winners"], r["first"]) for r in pooled] == \

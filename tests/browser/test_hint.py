@@ -7,13 +7,32 @@ import re
 import harness
 from treegames import aspens
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/play.ipynb"
 MOVE = re.compile(r"^(seed [A-Z]\d+): wins (\d+)% \((\d+)–(\d+)%\) of (\d+) playouts?")
+
+STEP_JS = """
+() => { for (const e of document.querySelectorAll('.widget-html-content')) {
+  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
+"""
+"""The 'Step N of M' counter's N (-1 before it shows)."""
 
 
 def press(page, name: str) -> None:
     """Click a widget button by its label."""
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
+
+
+def step_until(page, words: str) -> bool:
+    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
+    (a person is to move: Step then only says so); whether it says ``words``."""
+    at = page.evaluate(STEP_JS)
+    press(page, "Step")
+    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
+                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
+    return page.get_by_text(words).count() > 0
 
 
 def listed_moves(page) -> list[re.Match]:
@@ -38,12 +57,10 @@ def test_hint_lists_the_coachs_moves_and_the_h_key_thinks_longer_on_a_phone(brow
     with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 900}) as (page, _s,
                                                                                                   errors):
         for _ in range(8):
-            press(page, "Step")
-            harness.wait_until_stable(page, quiet_ms=300)
-            if page.get_by_text("Aspen's move").count():
+            if step_until(page, "Aspen's move"):
                 break
         press(page, "Hint")
-        page.locator(".treegames-hint-moves li").first.wait_for(timeout=60_000)
+        page.locator(".treegames-hint-moves li").first.wait_for(timeout=WAIT_MS)
         moves = listed_moves(page)
         assert moves and all(moves), page.locator(".treegames-hint-moves").inner_text()
         legal = {f"seed {cell}" for cell in aspens_seeds()}
@@ -60,6 +77,6 @@ def test_hint_lists_the_coachs_moves_and_the_h_key_thinks_longer_on_a_phone(brow
         page.wait_for_function(
             "(n) => { const m = /after (\\d+) playouts/.exec("
             "(document.querySelector('.treegames-hint-moves') || {}).innerText || ''); return m && +m[1] > n; }",
-            arg=first, timeout=90_000)
+            arg=first, timeout=WAIT_MS)
         assert playouts_shown(page) > first
         assert errors == []

@@ -14,6 +14,9 @@ import pytest
 
 import harness
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 NOTEBOOK = "notebooks/aspens/board-and-setups.ipynb"
 
 
@@ -24,12 +27,12 @@ def test_notebook_runs_in_jupyterlab_and_draws(browser, tmp_path):
     try:
         context = browser.new_context(viewport=harness.VIEWPORT)
         page = context.new_page()
-        page.goto(f"{server.base}/lab/tree/{NOTEBOOK}", timeout=120_000)
-        page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
-        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+        page.goto(f"{server.base}/lab/tree/{NOTEBOOK}", timeout=WAIT_MS)
+        page.locator(".jp-Notebook").first.wait_for(timeout=WAIT_MS)
+        page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=WAIT_MS)
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_text("Run All Cells", exact=True).click()
-        stats = harness.wait_for_drawing(page, timeout=120)
+        stats = harness.wait_for_drawing(page)
         assert stats["inked"] > 50_000
         harness.screenshot(page, "jupyterlab-board")
         context.close()

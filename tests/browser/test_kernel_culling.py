@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-import time
+import contextlib
 
 import psutil
 
 import harness
+
+
+def running(pids) -> list[int]:
+    """The PIDs among ``pids`` still running (a zombie has ended)."""
+    found = []
+    for p in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):  # gone between the two looks
+            if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE:
+                found.append(p)
+    return found
 
 
 def test_a_closed_pages_kernel_is_stopped_by_idle_culling(browser):
@@ -20,12 +30,9 @@ def test_a_closed_pages_kernel_is_stopped_by_idle_culling(browser):
         kernels = server.live_kernels()
         assert len(kernels) == 1, "the page runs in a kernel of its own"
         context.close()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and any(psutil.pid_exists(p) and
-                                                  psutil.Process(p).status() != psutil.STATUS_ZOMBIE
-                                                  for p in kernels):
-            time.sleep(0.5)
-        survivors = [p for p in kernels if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+        with contextlib.suppress(AssertionError):  # the assertion below names the survivors
+            harness.wait_until(lambda: not running(kernels), step=0.5, what="the closed page's kernel culled")
+        survivors = running(kernels)
         assert survivors == [], "the closed page's kernel must be culled once idle"
     finally:
         server.stop()

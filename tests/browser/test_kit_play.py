@@ -14,6 +14,9 @@ from treegames import aspens, core
 from treegames.aspens import cell_name
 from treegames.ui.aspens.scene import HexGeometry
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/play.ipynb"
 GEO = HexGeometry()
 TALL = {"width": 1280, "height": 1150}
@@ -38,10 +41,16 @@ def press(page, name: str) -> None:
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
 
 
-def wait_step(page, n: int, timeout: float = 20_000) -> None:
+def wait_step(page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page shows 'Step n of'."""
     page.locator(".widget-html-content", has_text=re.compile(rf"Step {n} of")).first.wait_for(timeout=timeout)
 
+
+STEP_JS = """
+() => { for (const e of document.querySelectorAll('.widget-html-content')) {
+  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
+"""
+"""The 'Step N of M' counter's N (-1 before it shows)."""
 
 STEP_AT_LEAST_JS = """
 (n) => Array.from(document.querySelectorAll('.widget-html-content')).some(e => {
@@ -49,14 +58,14 @@ STEP_AT_LEAST_JS = """
 """
 
 
-def wait_step_at_least(page, n: int, timeout: float = 20_000) -> None:
+def wait_step_at_least(page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page shows 'Step k of' with k >= n (a bot may answer at once)."""
     page.wait_for_function(STEP_AT_LEAST_JS, arg=n, timeout=timeout)
 
 
 def open_file(page, path) -> None:
     """Choose a file with the page's Open button (FileUpload makes its file input on click)."""
-    with page.expect_file_chooser() as chooser:
+    with page.expect_file_chooser(timeout=WAIT_MS) as chooser:
         page.locator(".treegames-open").click()
     chooser.value.set_files(str(path))
 
@@ -76,11 +85,19 @@ def first_seed_target() -> aspens.Hex:
 def to_aspens_move(page) -> None:
     """Press Step until the page says it is Aspen's move."""
     for _ in range(8):
-        press(page, "Step")
-        harness.wait_until_stable(page, quiet_ms=300)
-        if page.get_by_text("Aspen's move").count():
+        if step_until(page, "Aspen's move"):
             return
     raise AssertionError("never reached Aspen's move")
+
+
+def step_until(page, words: str) -> bool:
+    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
+    (a person is to move: Step then only says so); whether it says ``words``."""
+    at = page.evaluate(STEP_JS)
+    press(page, "Step")
+    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
+                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
+    return page.get_by_text(words).count() > 0
 
 
 # ---------------------------------------------------------------- phone and laptop
@@ -104,11 +121,11 @@ def test_a_420px_phone_fits_every_canvas_stacks_the_panels_and_maps_clicks_back(
         page.locator("canvas.treegames-board-canvas").scroll_into_view_if_needed()
         harness.click_canvas(page, *GEO.center(target))  # at the scaled position on screen
         wait_step_at_least(page, 2)
-        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        harness.wait_for_drawing(page, differs_from=before)
         x, y = GEO.center(target)
         token = harness.pixel(page, x + GEO.size * 0.3, y + GEO.size * 0.3)
         assert abs(token[0] - 0xE6) < 40 and abs(token[1] - 0x9F) < 40 and token[2] < 60, "Aspen's token there"
-        page.get_by_text(f"seeds a starting tree on {cell_name(target)}").first.wait_for(timeout=20_000)
+        page.get_by_text(f"seeds a starting tree on {cell_name(target)}").first.wait_for(timeout=WAIT_MS)
         assert errors == []
         harness.screenshot(page, "kit-phone-420-planted")
 
@@ -129,7 +146,7 @@ def test_the_board_page_fits_a_phone_too(browser, voila):
                                   viewport={"width": 420, "height": 900}) as (page, stats, errors):
         assert stats["cssWidth"] <= 420 and stats["left"] >= 0
         harness.click_canvas(page, *GEO.center(aspens.Hex(0, 0)))
-        page.locator(".widget-html-content", has_text="playable space on the centre tile").wait_for(timeout=20_000)
+        page.locator(".widget-html-content", has_text="playable space on the centre tile").wait_for(timeout=WAIT_MS)
         assert errors == []
         harness.screenshot(page, "kit-phone-420-board")
 
@@ -158,23 +175,23 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
         page.keyboard.press("s")  # Step: the coin for the first player
         wait_step(page, 1)
         page.keyboard.press("s")  # Aspen (a person) must move: the page says so
-        page.get_by_text("Aspen's move").first.wait_for(timeout=20_000)
+        page.get_by_text("Aspen's move").first.wait_for(timeout=WAIT_MS)
         before = harness.wait_until_stable(page)["hash"]
         page.keyboard.press("Tab")
-        page.get_by_text("Cursor on").first.wait_for(timeout=20_000)
+        page.get_by_text("Cursor on").first.wait_for(timeout=WAIT_MS)
         first = page.locator(".treegames-message").inner_text()
-        cursor_drawn = harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        cursor_drawn = harness.wait_for_drawing(page, differs_from=before)
         page.keyboard.press("ArrowDown")
         page.wait_for_function("(t) => !document.querySelector('.treegames-message').innerText.includes(t)",
-                               arg=first.split(":")[0], timeout=20_000)
-        harness.wait_for_drawing(page, differs_from=cursor_drawn["hash"], timeout=20)
+                               arg=first.split(":")[0], timeout=WAIT_MS)
+        harness.wait_for_drawing(page, differs_from=cursor_drawn["hash"])
         chosen = re.search(r"Cursor on (\w+)", page.locator(".treegames-message").inner_text()).group(1)
         page.keyboard.press("Enter")
         wait_step(page, 3)  # Aspen's seed, and Pine answers by itself
         log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")
         assert f"Aspen seeds a starting tree on {chosen}" in log
         page.keyboard.press("Tab")
-        page.get_by_text("Cursor on").first.wait_for(timeout=20_000)
+        page.get_by_text("Cursor on").first.wait_for(timeout=WAIT_MS)
         page.keyboard.press("Enter")
         wait_step(page, 5)
         harness.screenshot(page, "kit-keyboard-two-seeds")
@@ -183,7 +200,7 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
         page.keyboard.press("b")  # Back
         wait_step(page, 4)
         page.keyboard.press("Escape")
-        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Step'", timeout=20_000)
+        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Step'", timeout=WAIT_MS)
         tooltip = page.get_by_role("button", name=re.compile(r"^\W*Step\s*$")).get_attribute("title")
         assert "(S)" in tooltip
         assert errors == []
@@ -203,7 +220,7 @@ def test_save_then_open_round_trip_and_a_tampered_file_changes_nothing(browser, 
             wait_step(page, n)
         saved_hash = harness.wait_until_stable(page)["hash"]
         page.get_by_role("tab", name="Save / Open").click()
-        with page.expect_download() as download:
+        with page.expect_download(timeout=WAIT_MS) as download:
             page.get_by_role("link", name="Download this game").click()
         path = tmp_path / "game.json"
         download.value.save_as(path)
@@ -211,7 +228,7 @@ def test_save_then_open_round_trip_and_a_tampered_file_changes_nothing(browser, 
         assert data["game"] == "aspens" and len(data["history"]) == 3
         assert core.replay(aspens.new_game(**data["options"]), data["history"]).history[1] == aspens.Seed(
             first_seed_target())
-        with page.expect_download() as picture:
+        with page.expect_download(timeout=WAIT_MS) as picture:
             page.get_by_role("link", name="Save picture").click()
         svg = tmp_path / "board.svg"
         picture.value.save_as(svg)
@@ -223,7 +240,7 @@ def test_save_then_open_round_trip_and_a_tampered_file_changes_nothing(browser, 
         assert harness.wait_until_stable(page)["hash"] != saved_hash
         page.get_by_role("tab", name="Save / Open").click()
         open_file(page, path)
-        page.get_by_text("Opened a saved game").first.wait_for(timeout=20_000)
+        page.get_by_text("Opened a saved game").first.wait_for(timeout=WAIT_MS)
         page.get_by_role("tab", name="Event log").click()
         wait_step(page, 3)
         assert harness.wait_until_stable(page)["hash"] == saved_hash, "the same picture as when saved"
@@ -231,7 +248,7 @@ def test_save_then_open_round_trip_and_a_tampered_file_changes_nothing(browser, 
         bad.write_text(json.dumps({**data, "history": [*data["history"], "seed A1"]}))
         page.get_by_role("tab", name="Save / Open").click()
         open_file(page, bad)
-        page.get_by_text("Could not open that file").first.wait_for(timeout=20_000)
+        page.get_by_text("Could not open that file").first.wait_for(timeout=WAIT_MS)
         page.get_by_role("tab", name="Event log").click()
         assert "history[3]" in page.locator(".treegames-message").inner_text()
         assert step_shown(page) == 3 and harness.wait_until_stable(page)["hash"] == saved_hash
@@ -258,13 +275,13 @@ def test_after_end_turn_the_bot_answers_by_itself_with_the_dice_shown(browser, v
         for cell in ("H6", "G7", "G8"):  # Aspen plants its three trees, as in the walkthrough
             page.locator("canvas.treegames-board-canvas").scroll_into_view_if_needed()
             harness.click_canvas(page, *GEO.center(aspens.parse_cell(cell)))
-            page.get_by_text(f"to {cell}").first.wait_for(timeout=20_000)
+            page.get_by_text(f"to {cell}").first.wait_for(timeout=WAIT_MS)
         wait_step(page, 20)
         dice_before = harness.wait_until_stable(page, 1)["hash"]
         press(page, "End turn")
-        page.get_by_role("button", name=re.compile(r"Pause")).wait_for(timeout=20_000)
-        page.get_by_role("heading", name=re.compile(r"Aspen to move")).wait_for(timeout=60_000)
-        page.get_by_role("button", name=re.compile(r"^\W*Auto-play\s*$")).wait_for(timeout=20_000)
+        page.get_by_role("button", name=re.compile(r"Pause")).wait_for(timeout=WAIT_MS)
+        page.get_by_role("heading", name=re.compile(r"Aspen to move")).wait_for(timeout=WAIT_MS)
+        page.get_by_role("button", name=re.compile(r"^\W*Auto-play\s*$")).wait_for(timeout=WAIT_MS)
         assert step_shown(page) > 24, "Pine rolled, planted and ended its turn, then Aspen's dice were rolled"
         assert harness.canvas_stats(page, 1)["hash"] != dice_before, "the dice show the new rolls"
         log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")

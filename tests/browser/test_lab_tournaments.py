@@ -3,13 +3,16 @@ ends with the table and charts drawn, and Cancel stops the kernel's worker proce
 
 from __future__ import annotations
 
-import time
+import re
 
 import psutil
 import pytest
 
 import harness
 from treegames.ui import palette
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 PATH = "lab/tournaments.ipynb"
 LESSON = "lab/first-player-advantage.ipynb"
@@ -22,6 +25,16 @@ PROGRESS_JS = """
 """
 
 STATUS_JS = "() => (document.querySelector('.treegames-lab .treegames-lab-status') || {}).innerText || ''"
+
+WORKERS = r"(1 worker process|2 worker processes|in this kernel)"
+"""How the status names the workers a run really used: the lab's machine-wide worker slots (one per core) may
+be held by other programs, and then a run gets fewer than the two it asks for, or none (it plays in its kernel)."""
+
+LAID_OUT_JS = """
+(size) => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
+  done(window.innerWidth === size.width && window.innerHeight === size.height))))
+"""
+"""Whether the window has the given size once two frames have been drawn at it (resize handlers have run)."""
 
 COUNT_COLOUR_JS = """
 ([selector, rgb, tolerance]) => {
@@ -61,33 +74,43 @@ def workers_of(server) -> list[psutil.Process]:
     return found
 
 
+def worker_count(words: str) -> int:
+    """The number of worker processes a status names ('2 worker processes'; 'in this kernel' is none)."""
+    return 0 if words == "in this kernel" else int(words.split()[0])
+
+
 def whole_page_screenshot(page, name: str) -> None:
     """Screenshot the whole page: Voila scrolls inside the page, so grow the viewport to fit first."""
     size = page.viewport_size
     tall = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))")
-    page.set_viewport_size({"width": size["width"], "height": min(int(tall) + 40, 16_000)})
-    page.wait_for_timeout(400)
+    grown = {"width": size["width"], "height": min(int(tall) + 40, 16_000)}
+    page.set_viewport_size(grown)
+    harness.wait_until(lambda: page.evaluate(LAID_OUT_JS, grown), pause=harness.on_page(page),
+                       what=f"the page laid out at {grown}")
     harness.screenshot(page, name)
     page.set_viewport_size(size)
 
 
-def wait_status(page, text: str, timeout: float = 90) -> str:
-    """Wait until the lab's status line contains ``text``."""
-    deadline = time.monotonic() + timeout
-    status = ""
-    while time.monotonic() < deadline:
-        status = page.evaluate(STATUS_JS)
-        if text in status:
-            return status
-        page.wait_for_timeout(100)
-    raise AssertionError(f"status never said {text!r}; last: {status!r}")
+def wait_status(page, pattern: str, timeout: float = harness.DEADLINE) -> str:
+    """Wait until the lab's status line matches the regular expression ``pattern`` (plain words match themselves); the status."""
+    seen = [""]
+
+    def says() -> str | None:
+        seen.append(page.evaluate(STATUS_JS))
+        return seen[-1] if re.search(pattern, seen[-1]) else None
+
+    try:
+        return harness.wait_until(says, timeout, step=0.1, pause=harness.on_page(page),
+                                  what=f"a status matching {pattern!r}")
+    except AssertionError as late:
+        raise AssertionError(f"{late}; the status said: {seen[-1]!r}") from None
 
 
 @pytest.fixture(scope="module")
 def lab_page(browser, voila):
     """The tournaments dashboard, loaded once for this module's tests (in order)."""
     with harness.loaded_dashboard(browser, voila, PATH) as (page, _first, errors):
-        page.wait_for_selector(".treegames-lab .treegames-lab-results table", timeout=60_000)
+        page.wait_for_selector(".treegames-lab .treegames-lab-results table", timeout=WAIT_MS)
         yield page, errors
 
 
@@ -110,20 +133,24 @@ def test_a_tournament_runs_with_its_progress_bar_moving_and_ends_with_the_table(
     choose(page, "Games", "2000")
     before = colour_count(page, "canvas.treegames-lab-shares", palette.SKY_BLUE)
     page.get_by_role("button", name="Run").click()
-    wait_status(page, "of 2000 games", timeout=30)
+    wait_status(page, "of 2000 games")
     seen = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        seen.append(page.evaluate(PROGRESS_JS))
-        if "finished" in page.evaluate(STATUS_JS):
-            break
-        page.wait_for_timeout(60)
+    most_workers = [0]
+
+    def finished() -> bool:
+        seen.append(page.evaluate(PROGRESS_JS))  # the bar, sampled on the way to the end
+        most_workers[0] = max(most_workers[0], len(workers_of(voila)))
+        return "finished" in page.evaluate(STATUS_JS)
+
+    harness.wait_until(finished, step=0.06, pause=harness.on_page(page), what="the tournament finished")
     status = wait_status(page, "finished")
-    assert "2000 of 2000 games" in status and "2 worker processes" in status
+    named = re.search(rf"2000 of 2000 games · {WORKERS} · [\d.]+ s · finished", status)
+    assert named, status
+    assert most_workers[0] <= worker_count(named.group(1)), f"{status}, yet {most_workers[0]} worker processes seen"
     middle = [v for v in seen if 0 < v < 100]
     assert len(set(middle)) >= 2, f"the bar moved through several values on the way: {sorted(set(seen))}"
     assert seen == sorted(seen), "the bar only moves forward"
-    page.wait_for_function(f"() => ({PROGRESS_JS})() >= 99.9")
+    page.wait_for_function(f"() => ({PROGRESS_JS})() >= 99.9", timeout=WAIT_MS)
     table = page.inner_text(".treegames-lab .treegames-lab-results")
     assert "first mover" in table and "2000" in table
     harness.wait_until_stable(page, 0)
@@ -140,15 +167,19 @@ def test_cancel_stops_the_workers_and_keeps_partial_results(lab_page, voila):
     choose(page, "Aspen", "greedy")
     choose(page, "Games", "10000")
     page.get_by_role("button", name="Run").click()
-    wait_status(page, "of 10000 games", timeout=30)
-    deadline = time.monotonic() + 60
-    while not workers_of(voila) and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert len(workers_of(voila)) == 2, "two worker processes are playing"
+    wait_status(page, "of 10000 games")
+    # once games are counted the run has taken its worker slots: the status names the workers it really has
+    status = wait_status(page, r"(?<!\d)[1-9]\d* of 10000 games")
+    named = re.search(rf"of 10000 games · {WORKERS} ·", status)
+    assert named, f"the run names the worker processes it uses: {status!r}"
+    workers = worker_count(named.group(1))
+    harness.wait_until(lambda: len(workers_of(voila)) == workers, pause=harness.on_page(page),
+                       what=f"{workers} worker process(es) started")
+    assert len(workers_of(voila)) == workers, "the worker processes the status names are playing"
     page.wait_for_function("() => { const b = document.querySelector('.treegames-lab .treegames-lab-progress "
-                           ".progress-bar'); return b && parseFloat(b.style.width) > 0; }", timeout=60_000)
+                           ".progress-bar'); return b && parseFloat(b.style.width) > 0; }", timeout=WAIT_MS)
     page.get_by_role("button", name="Cancel").click()
-    status = wait_status(page, "cancelled", timeout=30)
+    status = wait_status(page, "cancelled")
     done = int(status.split(" of ")[0])
     assert 0 < done < 10_000
     assert workers_of(voila) == [], "no worker process is left after Cancel"
@@ -161,7 +192,7 @@ def test_saved_game_of_a_row_is_offered_as_a_file(lab_page):
     page, _errors = lab_page
     page.get_by_role("button", name="Saved game").click()
     link = page.locator(".treegames-lab a.treegames-download[href^='data:application/json']")
-    link.wait_for(timeout=30_000)
+    link.wait_for(timeout=WAIT_MS)
     assert link.get_attribute("download").endswith("game1.json")
 
 
@@ -171,7 +202,7 @@ def test_saved_game_of_a_row_is_offered_as_a_file(lab_page):
 ])
 def test_phone_width_fits(browser, voila, path, ready, name):
     with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, _s, errors):
-        page.wait_for_selector(ready, timeout=60_000)
+        page.wait_for_selector(ready, timeout=WAIT_MS)
         wide = page.evaluate("() => document.documentElement.scrollWidth")
         assert wide <= 440, f"the page scrolls sideways on a phone: {wide}px"
         whole_page_screenshot(page, name)
@@ -181,10 +212,10 @@ def test_phone_width_fits(browser, voila, path, ready, name):
 def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
     with harness.loaded_dashboard(browser, voila, LESSON) as (page, _first, errors):
         assert "Is moving first an advantage?" in page.inner_text("body")
-        page.wait_for_selector("canvas.treegames-lab-ladder", timeout=60_000)
+        page.wait_for_selector("canvas.treegames-lab-ladder", timeout=WAIT_MS)
         assert colour_count(page, "canvas.treegames-lab-ladder", palette.ORANGE) > 20, "two rungs drawn"
         page.get_by_role("button", name="Play 1000 games").click()
-        page.wait_for_function("() => document.body.innerText.includes('1000 games played')", timeout=120_000)
+        page.wait_for_function("() => document.body.innerText.includes('1000 games played')", timeout=WAIT_MS)
         assert "1000 games:" in page.inner_text("body"), "the third rung's row in the tests table"
         rules = "canvas.treegames-lab-rules"
         assert colour_count(page, rules, palette.ORANGE) > 20, "both rules' shares drawn"
@@ -193,10 +224,11 @@ def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
         assert table.inner_text().count("\t300\t") == 2, "300 games per rule at first"
         page.get_by_role("button", name="Play 2000 more games").click()
         page.wait_for_function("() => (document.querySelector('.treegames-lab-rule-table').innerText"
-                               ".match(/\\t2300\\t/g) || []).length == 2", timeout=180_000)
+                               ".match(/\\t2300\\t/g) || []).length == 2", timeout=2 * WAIT_MS)
         assert colour_count(page, rules, palette.ORANGE) > 20
         page.get_by_role("button", name="Show answer").first.click()
-        page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')")
+        page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')",
+                               timeout=WAIT_MS)
         assert "Hide answer" in page.inner_text(".treegames-answer >> nth=0")
         whole_page_screenshot(page, "lab-first-player-lesson")
         assert errors == []

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 import harness
 from treegames.ui import palette
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 PATH = "mighty_trees/card-odds.ipynb"
 
@@ -26,12 +31,20 @@ COUNT_COLOUR_IN_JS = """
 
 SIMULATOR = ".treegames-mt-simulator canvas"
 
+LAID_OUT_JS = """
+(size) => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
+  done(window.innerWidth === size.width && window.innerHeight === size.height))))
+"""
+"""Whether the window has the given size once two frames have been drawn at it (resize handlers have run)."""
+
 
 def save_whole_page(page, name: str, width: int) -> None:
     """Screenshot the whole lesson: Voila scrolls inside the page, so grow the viewport to fit it first."""
     tall = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll('*')).map(e => e.scrollHeight))")
-    page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 16_000)})
-    page.wait_for_timeout(500)
+    size = {"width": width, "height": min(int(tall) + 40, 16_000)}
+    page.set_viewport_size(size)
+    harness.wait_until(lambda: page.evaluate(LAID_OUT_JS, size), pause=harness.on_page(page),
+                       what=f"the page laid out at {size}")
     harness.screenshot(page, name)
 
 
@@ -50,29 +63,27 @@ def test_lesson_draws_every_chart_and_the_simulator_moves(voila, browser):
         assert len(lesson) >= 4  # the class-experiment box's own small chart (on a class server) is not the lesson's
         for index in lesson:
             harness.wait_for_drawing(page, index=index, min_inked=3000)
-        page.wait_for_selector(SIMULATOR)
+        page.wait_for_selector(SIMULATOR, timeout=WAIT_MS)
         before = red_pixels(page)
         assert before > 0  # 200 Regroups were simulated when the page ran
         page.get_by_role("button", name="Reset").click()
         page.wait_for_function(
-            f"() => {{ const c = document.querySelector('{SIMULATOR}'); return c !== null; }}")
-        deadline = 50
-        while red_pixels(page) > 0 and deadline:
-            page.wait_for_timeout(100)
-            deadline -= 1
+            f"() => {{ const c = document.querySelector('{SIMULATOR}'); return c !== null; }}", timeout=WAIT_MS)
+        with contextlib.suppress(AssertionError):  # the assertion below says what was seen
+            harness.wait_until(lambda: red_pixels(page) == 0, step=0.1, pause=harness.on_page(page),
+                               what="the simulated bars cleared")
         assert red_pixels(page) == 0
         page.get_by_role("button", name="Draw 1000×").click()
-        deadline = 100
-        while red_pixels(page) < before / 2 and deadline:
-            page.wait_for_timeout(100)
-            deadline -= 1
+        with contextlib.suppress(AssertionError):
+            harness.wait_until(lambda: red_pixels(page) > before / 2, step=0.1, pause=harness.on_page(page),
+                               what="the simulated bars drawn again")
         assert red_pixels(page) > before / 2
         assert "Simulated Regroups: 1000" in page.inner_text(".treegames-mt-simulator")
         answers = page.locator(".treegames-answer")
         assert answers.count() == 4
         assert not answers.first.locator(".widget-html").is_visible()
         answers.first.get_by_role("button").click()
-        page.wait_for_timeout(300)
+        answers.first.locator(".widget-html").wait_for(state="visible", timeout=WAIT_MS)
         assert answers.first.locator(".widget-html").is_visible()
         assert "D/N" in answers.first.inner_text()
         save_whole_page(page, "mighty-trees-card-odds", harness.VIEWPORT["width"])

@@ -7,6 +7,7 @@ in the websocket frames) while another person may be looking.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -15,6 +16,9 @@ import harness
 from treegames import mighty_trees as mt
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.scene import Polygons
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 PLAY = "mighty_trees/play.ipynb"
 WALK = "mighty_trees/rules-walkthrough.ipynb"
@@ -52,9 +56,10 @@ def board_index(page) -> int:
     }""")
 
 
-def wait_for_text(page, text: str, timeout: float = 30.0) -> None:
-    """Wait until the page shows ``text``."""
-    page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text, timeout=timeout * 1000)
+def wait_for_text(page, text: str, timeout: float = harness.DEADLINE) -> None:
+    """Wait until the page shows ``text`` (``timeout`` in seconds, stretched like every harness deadline)."""
+    page.wait_for_function("(t) => document.body.innerText.includes(t)", arg=text,
+                           timeout=timeout * harness.DEADLINE_SCALE * 1000)
 
 
 def settle(page, index: int) -> dict:
@@ -103,7 +108,7 @@ def test_two_people_at_one_screen_never_see_each_others_hand(voila, browser):
         mirror.run_auto()
         s = mirror.state
         first, other = s.mover, 1 - s.mover
-        page.get_by_role("button", name="Show my hand").wait_for()
+        page.get_by_role("button", name="Show my hand").wait_for(timeout=WAIT_MS)
         settle(page, index)
         secret = [private_words(c) for p in (0, 1) for c in s.hand(p)]
         html = page.content()
@@ -116,8 +121,13 @@ def test_two_people_at_one_screen_never_see_each_others_hand(voila, browser):
         mirror.play_at("cover")
         mine = [private_words(c) for c in s.hand(first)]
         theirs = [private_words(c) for c in s.hand(other)]
-        page.wait_for_timeout(600)
+        harness.wait_until(lambda: any(any(_has(f, w) for f in frames[mark:]) for w in mine),
+                           pause=harness.on_page(page), what="P1's own hand in the page's frames")
         assert any(any(_has(f, w) for f in frames[mark:]) for w in mine)
+        with contextlib.suppress(AssertionError):  # the assertion below names what reached the page
+            harness.holds_for(lambda: not [w for w in theirs if w in page.content()
+                                           or any(_has(f, w) for f in frames[mark:])],
+                              0.6, step=0.2, pause=harness.on_page(page), what="P2's hand kept off the page")
         assert not [w for w in theirs if w in page.content() or any(_has(f, w) for f in frames[mark:])]
         # discard a card by clicks, end the turn: the cover comes down for the other person
         scene = mirror.board_view.last_scene
@@ -132,11 +142,14 @@ def test_two_people_at_one_screen_never_see_each_others_hand(voila, browser):
         mirror.run_auto()
         s = mirror.state
         assert s.mover == other
-        page.get_by_role("button", name="Show my hand").wait_for()
+        page.get_by_role("button", name="Show my hand").wait_for(timeout=WAIT_MS)
         settle(page, index)
         covered_from = len(frames)
-        page.wait_for_timeout(800)
         secret = [private_words(c) for p in (0, 1) for c in s.hand(p)]
+        with contextlib.suppress(AssertionError):  # the assertions below name what reached the page
+            harness.holds_for(lambda: not [w for w in secret if w in page.content()
+                                           or any(_has(f, w) for f in frames[covered_from - 5:])],
+                              0.8, step=0.2, pause=harness.on_page(page), what="both hands kept off the covered page")
         html = page.content()
         assert not [w for w in secret if w in html]
         assert not [w for w in secret if any(_has(f, w) for f in frames[covered_from - 5:])]

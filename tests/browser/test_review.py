@@ -11,6 +11,9 @@ from axe_playwright_python.sync_playwright import Axe
 import harness
 from treegames import bosk, core
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "bosk/play.ipynb"
 
 
@@ -30,10 +33,10 @@ def open_finished_game(page, tmp_path, name: str = "bosk") -> None:
     saved = tmp_path / f"{name}-finished.json"
     saved.write_text(finished_game(name))
     page.get_by_role("tab", name="Save / Open").click()
-    with page.expect_file_chooser() as chooser:
+    with page.expect_file_chooser(timeout=WAIT_MS) as chooser:
         page.locator(".treegames-open").first.click()
     chooser.value.set_files(str(saved))
-    page.get_by_text("Opened a saved game").wait_for(timeout=30_000)
+    page.get_by_text("Opened a saved game").wait_for(timeout=WAIT_MS)
     harness.wait_until_stable(page)
 
 
@@ -45,10 +48,10 @@ def review_button(page):
 def wait_for_review(page) -> None:
     """Progress first ('position N of M'), then listed moves, then the end of the review."""
     page.locator(".treegames-review-progress", has_text=re.compile(r"position \d+ of \d+")).wait_for(
-        timeout=60_000)
-    page.locator(".treegames-review-list option").first.wait_for(state="attached", timeout=60_000)
-    page.locator(".treegames-review-progress", has_text="positions reviewed").wait_for(timeout=180_000)
-    page.locator(".treegames-review", has_text="estimates from random playouts").wait_for(timeout=30_000)
+        timeout=WAIT_MS)
+    page.locator(".treegames-review-list option").first.wait_for(state="attached", timeout=WAIT_MS)
+    page.locator(".treegames-review-progress", has_text="positions reviewed").wait_for(timeout=2 * WAIT_MS)
+    page.locator(".treegames-review", has_text="estimates from random playouts").wait_for(timeout=WAIT_MS)
 
 
 def no_sideways_scroll(page, width: int) -> None:
@@ -72,8 +75,8 @@ def test_review_lists_the_moves_and_a_click_shows_the_board_before_one(browser, 
         no_sideways_scroll(page, 1280)
         before = harness.wait_until_stable(page)["hash"]
         options.nth(10).click()
-        page.locator(".treegames-review-detail", has_text="wide black-and-white ring").wait_for(timeout=20_000)
-        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        page.locator(".treegames-review-detail", has_text="wide black-and-white ring").wait_for(timeout=WAIT_MS)
+        harness.wait_for_drawing(page, differs_from=before)
         harness.wait_until_stable(page)
         harness.screenshot(page, "review-desktop-1280")
         assert errors == []
@@ -99,8 +102,8 @@ def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
         else:
             assert focused.startswith("SELECT"), focused
             page.keyboard.press("ArrowDown")
-        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=20_000)
-        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=WAIT_MS)
+        harness.wait_for_drawing(page, differs_from=before)
         harness.wait_until_stable(page)
         no_sideways_scroll(page, 420)
         page.locator(".treegames-review-detail").scroll_into_view_if_needed()
@@ -117,8 +120,8 @@ def test_a_mighty_trees_review_marks_cards_and_passes_axe(browser, voila, tmp_pa
         wait_for_review(page)
         before = harness.wait_until_stable(page)["hash"]
         page.locator(".treegames-review-list option").nth(2).click()
-        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=20_000)
-        harness.wait_for_drawing(page, differs_from=before, timeout=20)
+        page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=WAIT_MS)
+        harness.wait_for_drawing(page, differs_from=before)
         harness.wait_until_stable(page)
         no_sideways_scroll(page, 1280)
         harness.screenshot(page, "review-mighty-trees-1280")

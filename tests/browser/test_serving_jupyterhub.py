@@ -13,7 +13,6 @@ import random
 import shutil
 import sqlite3
 import sys
-import time
 from urllib.parse import urlparse
 
 import psutil
@@ -23,6 +22,9 @@ import harness
 from treegames.tables import rpc
 from treegames.tables.client import HttpClient
 from treegames.tables.errors import BadToken, TableError
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 CONFIG = harness.ROOT / "deploy" / "jupyterhub_config.py"
 PASSWORD = "treegames-class"
@@ -90,15 +92,15 @@ def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda err, errors=errors: errors.append(str(err)))
-        page.goto(f"{hub.base}/hub/login", timeout=60_000)
+        page.goto(f"{hub.base}/hub/login", timeout=WAIT_MS)
         page.fill("input[name=username]", user)
         page.fill("input[name=password]", PASSWORD)
         page.click("[type=submit]")
-        page.wait_for_url(f"**/user/{user}/voila/render/index.ipynb**", timeout=180_000)
-        page.wait_for_selector("#rendered_cells", state="attached", timeout=120_000)
+        page.wait_for_url(f"**/user/{user}/voila/render/index.ipynb**", timeout=2 * WAIT_MS)
+        page.wait_for_selector("#rendered_cells", state="attached", timeout=WAIT_MS)
         page.wait_for_function("() => document.getElementById('loading') === null || "
                                "getComputedStyle(document.getElementById('loading')).display === 'none'",
-                               timeout=120_000)
+                               timeout=WAIT_MS)
         assert "Aspens" in page.inner_text("body"), "the landing dashboard is each user's default page"
         harness.screenshot(page, f"hub-{user}-landing")
         stats = harness.open_dashboard(page, hub, BOARD, prefix=f"/user/{user}/voila/render/")
@@ -118,18 +120,18 @@ def log_in(browser, hub, user: str):
     """Log ``user`` in through the hub's login page, which starts their server; the browser context."""
     context = browser.new_context(viewport=harness.VIEWPORT)
     page = context.new_page()
-    page.goto(f"{hub.base}/hub/login", timeout=60_000)
+    page.goto(f"{hub.base}/hub/login", timeout=WAIT_MS)
     page.fill("input[name=username]", user)
     page.fill("input[name=password]", PASSWORD)
     page.click("[type=submit]")
-    page.wait_for_url(f"**/user/{user}/**", timeout=180_000)
+    page.wait_for_url(f"**/user/{user}/**", timeout=2 * WAIT_MS)
     return context
 
 
 def kernel_credentials(hub, user: str) -> tuple[str, str]:
     """(tables URL, hub token) in ``user``'s server's environment: what every kernel of theirs inherits."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+
+    def found() -> tuple[str, str] | None:
         for p in hub.children():
             try:
                 if "jupyterhub.singleuser" not in " ".join(p.cmdline()):
@@ -139,8 +141,9 @@ def kernel_credentials(hub, user: str) -> tuple[str, str]:
                 continue
             if env.get("JUPYTERHUB_USER") == user:
                 return env["TREEGAMES_TABLES_URL"], env[rpc.HUB_TOKEN_ENV]
-        time.sleep(0.5)
-    raise AssertionError(f"no server of {user} found")
+        return None
+
+    return harness.wait_until(found, step=0.5, what=f"a server of {user}")
 
 
 def test_two_hub_users_play_a_whole_game_through_the_tables_service(browser, hub):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 
 import psutil
 import pytest
@@ -24,6 +23,9 @@ from treegames.tables import codes
 from treegames.tables.authority import Authority
 from treegames.tables.store import open_store
 from treegames.ui.aspens.play import AspensPlay
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 PATH = "aspens/play.ipynb"
 EVIL = "<img src=x onerror=alert(1)>"
@@ -96,14 +98,19 @@ def play_clicks(authority: Authority, code: str, pages: dict, moves: int) -> Non
             harness.click_canvas(mover, *kit.place_centre(places[0]))
         else:
             press(mover, "End turn")
-        deadline = time.monotonic() + 60
-        while len(authority.log_of(table_id)) <= len(state.history):
-            if time.monotonic() > deadline:
-                harness.screenshot(mover, "tables-failed-mover")
-                harness.screenshot(other, "tables-failed-other")
-                pytest.fail(f"move {played + 1} did not reach the authority")
-            time.sleep(0.1)
-        harness.wait_for_drawing(other, differs_from=before, timeout=60)  # redrawn by itself
+        wait_for_move(authority, table_id, len(state.history), mover, other, played + 1)
+        harness.wait_for_drawing(other, differs_from=before)  # redrawn by itself
+
+
+def wait_for_move(authority: Authority, table_id: str, longer_than: int, mover, other, move: int) -> None:
+    """Wait until the table's log is longer than ``longer_than`` actions (the mover's click arrived)."""
+    try:
+        harness.wait_until(lambda: len(authority.log_of(table_id)) > longer_than, step=0.1,
+                           pause=harness.on_page(mover), what=f"move {move} in the authority's log")
+    except AssertionError as late:
+        harness.screenshot(mover, "tables-failed-mover")
+        harness.screenshot(other, "tables-failed-other")
+        pytest.fail(f"move {move} did not reach the authority ({late})")
 
 
 def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
@@ -113,7 +120,7 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
     try:
         a.get_by_placeholder("a first name or a pseudonym").fill(EVIL)
         press(a, "Create table")
-        a.locator(".treegames-table-code").wait_for(timeout=60_000)
+        a.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
         code = a.locator(".treegames-table-code").inner_text().strip()
         assert a.locator(".treegames-table-qr svg").count() == 1
         assert f"?table={code}" in a.locator(".treegames-join-url").inner_text()
@@ -121,8 +128,8 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
 
         b.get_by_placeholder(re.compile("e.g.")).fill(code)
         press(b, "Join")
-        b.locator(".treegames-table-code").wait_for(timeout=60_000)
-        b.get_by_text(EVIL).first.wait_for(timeout=30_000)  # A's label, literally, on B's page
+        b.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
+        b.get_by_text(EVIL).first.wait_for(timeout=WAIT_MS)  # A's label, literally, on B's page
         harness.screenshot(b, "tables-joined-420")
 
         play_clicks(authority, code, {0: a, 1: b}, MOVES)
@@ -135,10 +142,10 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
         assert dialogs_a == [] and dialogs_b == [], "no script from a typed label ran"
         assert f"table={code}" in b.url and "seat=" in b.url, "the seat is kept in B's address"
         assert "seat=" not in b.locator(".treegames-join-url").inner_text()
-        b.reload()  # a reload is a new kernel: the address brings B back to the same seat, same moment
-        harness.wait_for_drawing(b, timeout=90)
-        b.get_by_text("Back at your seat").first.wait_for(timeout=60_000)
-        b.get_by_text("you play Pine").first.wait_for(timeout=30_000)
+        b.reload(timeout=WAIT_MS)  # a reload is a new kernel: the address brings B back to the same seat, same moment
+        harness.wait_for_drawing(b)
+        b.get_by_text("Back at your seat").first.wait_for(timeout=WAIT_MS)
+        b.get_by_text("you play Pine").first.wait_for(timeout=WAIT_MS)
         steps = len(state.history)
         words = b.locator(".treegames-position-words").first.text_content()
         assert f"At step {steps} (of {steps})" in words, words
@@ -150,11 +157,11 @@ def test_two_visitors_play_by_clicks_and_each_page_follows(browser, served):
 
         teacher = browser.new_context(viewport={"width": 420, "height": 1000}).new_page()
         try:
-            teacher.goto(f"{server.base}/voila/render/class/tables.ipynb", timeout=90_000)
+            teacher.goto(f"{server.base}/voila/render/class/tables.ipynb", timeout=WAIT_MS)
             teacher.get_by_label("Teacher code").fill(codes.teacher_code(authority.store.data_dir))
             press(teacher, "Show tables")
             row = teacher.locator(".treegames-teacher-tables tr", has_text=code)
-            row.wait_for(timeout=60_000)
+            row.wait_for(timeout=WAIT_MS)
             assert EVIL in row.inner_text() and "Seat 1" in row.inner_text()
             harness.screenshot(teacher, "tables-teacher-420")
         finally:
@@ -170,19 +177,19 @@ def start_table(browser, server) -> tuple:
     ctx_a, a, _ = open_page(browser, server, 1280)
     ctx_b, b, _ = open_page(browser, server, 420)
     press(a, "Create table")
-    a.locator(".treegames-table-code").wait_for(timeout=60_000)
+    a.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
     code = a.locator(".treegames-table-code").inner_text().strip()
     b.get_by_placeholder(re.compile("e.g.")).fill(code)
     press(b, "Join")
-    b.locator(".treegames-table-code").wait_for(timeout=60_000)
+    b.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
     return (ctx_a, ctx_b), (a, b), code
 
 
 def reopen(page, url: str) -> None:
     """Open ``url`` again in the same tab and wait until the seat is back."""
-    page.goto(url, timeout=90_000)
-    harness.wait_for_drawing(page, timeout=90)
-    page.get_by_text("Back at your seat").first.wait_for(timeout=60_000)
+    page.goto(url, timeout=WAIT_MS)
+    harness.wait_for_drawing(page)
+    page.get_by_text("Back at your seat").first.wait_for(timeout=WAIT_MS)
 
 
 def steps_shown(page) -> str:

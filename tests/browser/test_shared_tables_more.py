@@ -17,9 +17,9 @@ The fixture is the one of test_shared_tables.py: the class server runs the autho
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
-import time
 
 import pytest
 
@@ -30,6 +30,9 @@ from treegames.tables.authority import Authority
 from treegames.tables.views import player_view_to_json, public_view
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.table_scene import table_scene
+
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
 
 MT_PATH = "mighty_trees/play.ipynb"
 ASPENS_PATH = "aspens/play.ipynb"
@@ -104,7 +107,7 @@ def create(visitor: Visitor, label: str = "") -> str:
     if label:
         visitor.page.get_by_placeholder("a first name or a pseudonym").fill(label)
     press(visitor.page, "Create table")
-    visitor.page.locator(".treegames-table-code").wait_for(timeout=60_000)
+    visitor.page.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
     return visitor.page.locator(".treegames-table-code").inner_text().strip()
 
 
@@ -112,17 +115,18 @@ def sit(visitor: Visitor, code: str, how: str = "Join") -> None:
     """Join (or Watch) the table with this code."""
     visitor.page.get_by_placeholder(re.compile("e.g.")).fill(code)
     press(visitor.page, how)
-    visitor.page.locator(".treegames-table-code").wait_for(timeout=60_000)
+    visitor.page.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
 
 
-def wait_for_log(authority: Authority, table_id: str, longer_than: int, who: Visitor, seconds: float = 60) -> None:
+def wait_for_log(authority: Authority, table_id: str, longer_than: int, who: Visitor,
+                 seconds: float = harness.DEADLINE) -> None:
     """Wait until the table's log is longer than ``longer_than`` actions (the visitor's move arrived)."""
-    deadline = time.monotonic() + seconds
-    while len(authority.log_of(table_id)) <= longer_than:
-        if time.monotonic() > deadline:
-            who.shot(f"tables-more-failed-{who.name}")
-            pytest.fail(f"{who.name}'s move did not reach the authority")
-        time.sleep(0.1)
+    try:
+        harness.wait_until(lambda: len(authority.log_of(table_id)) > longer_than, seconds, step=0.1,
+                           pause=harness.on_page(who.page), what=f"{who.name}'s move in the authority's log")
+    except AssertionError as late:
+        who.shot(f"tables-more-failed-{who.name}")
+        pytest.fail(f"{who.name}'s move did not reach the authority ({late})")
 
 
 def choose_bot(visitor: Visitor, seat: int) -> None:
@@ -165,14 +169,14 @@ def mt_discard_and_end(visitor: Visitor, authority: Authority, code: str, seat: 
     visitor.show_board()
     before = len(authority.log_of(table_id))
     harness.click_canvas(page, *_centre(boxes[("hand", card.id)]), index=index)
-    page.wait_for_function("() => document.body.innerText.includes('Chosen:')", timeout=30_000)
+    page.wait_for_function("() => document.body.innerText.includes('Chosen:')", timeout=WAIT_MS)
     harness.click_canvas(page, *_centre(boxes[("litter",)]), index=index)
     wait_for_log(authority, table_id, before, visitor)
     page.wait_for_function("(n) => document.body.innerText.includes(n)", arg=f"discards {card.name}",
-                           timeout=30_000)
+                           timeout=WAIT_MS)
     end = page.get_by_role("button", name=re.compile(r"End turn"))
     page.wait_for_function("() => Array.from(document.querySelectorAll('button')).some("
-                           "b => /End turn/.test(b.textContent) && !b.disabled)", timeout=30_000)
+                           "b => /End turn/.test(b.textContent) && !b.disabled)", timeout=WAIT_MS)
     before = len(authority.log_of(table_id))
     end.click()
     wait_for_log(authority, table_id, before, visitor)
@@ -208,7 +212,7 @@ def test_two_people_at_a_mighty_trees_table_never_receive_each_others_hand(brows
         code = create(a, "Oak table")
         mark_b = len(b.frames)
         sit(b, code)
-        b.page.get_by_text("you play P2").first.wait_for(timeout=30_000)
+        b.page.get_by_text("you play P2").first.wait_for(timeout=WAIT_MS)
         hands: dict[int, set[str]] = {0: set(), 1: set()}
         public = FIXED
         seats = {0: a, 1: b}
@@ -224,7 +228,7 @@ def test_two_people_at_a_mighty_trees_table_never_receive_each_others_hand(brows
                 b.shot("tables-mt-b-420")
             mt_discard_and_end(seats[mover], authority, code, mover)
             other = seats[1 - mover]
-            other.page.get_by_text("Your move.").first.wait_for(timeout=60_000)  # redrawn by itself
+            other.page.get_by_text("Your move.").first.wait_for(timeout=WAIT_MS)  # redrawn by itself
         _table_id, state = table_of(authority, code)
         for p in (0, 1):
             hands[p] |= {w for c in state.hand(p) for w in card_words(c)}
@@ -273,7 +277,7 @@ def test_a_three_seat_bosk_table_with_a_bot_seat_at_1280_and_420(browser, served
             box = mover.page.get_by_label("Your move")
             mover.page.wait_for_function(
                 "() => /legal moves? now/.test(document.querySelector('.treegames-move-panel').innerText)",
-                timeout=60_000)
+                timeout=WAIT_MS)
             box.fill(move)
             box.press("Enter")
             wait_for_log(authority, table_id, before, mover)
@@ -283,7 +287,7 @@ def test_a_three_seat_bosk_table_with_a_bot_seat_at_1280_and_420(browser, served
             harness.wait_until_stable(visitor.page, visitor.board(), quiet_ms=1000)
             visitor.page.wait_for_function(
                 "(n) => (document.querySelector('.treegames-position-words') || {}).textContent?.includes(n)",
-                arg=f"(of {len(log)})", timeout=60_000)
+                arg=f"(of {len(log)})", timeout=WAIT_MS)
             assert visitor.dialogs == [] and visitor.errors == []
             assert "Traceback" not in visitor.page.content()
         teacher = codes.teacher_code(authority.store.data_dir)
@@ -311,7 +315,7 @@ def test_a_spectator_follows_a_mighty_trees_table_and_receives_no_command(browse
         code = create(a, "Watch us")
         mark = len(w.frames)
         sit(w, code, "Watch")
-        w.page.get_by_text("watching (no seat)").first.wait_for(timeout=30_000)
+        w.page.get_by_text("watching (no seat)").first.wait_for(timeout=WAIT_MS)
         held: set[str] = set()
         public = FIXED
         for _ in range(2):
@@ -322,8 +326,8 @@ def test_a_spectator_follows_a_mighty_trees_table_and_receives_no_command(browse
             before = harness.wait_until_stable(w.page, index, quiet_ms=800)["hash"]
             assert state.current_player == 0, "the authority plays the bot seat at once"
             mt_discard_and_end(a, authority, code, 0)
-            harness.wait_for_drawing(w.page, index, differs_from=before, timeout=60)  # by itself
-            w.page.locator(".treegames-table-events li").first.wait_for(timeout=30_000)
+            harness.wait_for_drawing(w.page, index, differs_from=before)  # by itself
+            w.page.locator(".treegames-table-events li").first.wait_for(timeout=WAIT_MS)
         _table_id, state = table_of(authority, code)
         held |= {word for p in (0, 1) for c in state.hand(p) for word in card_words(c)}
         public += public_text(state)
@@ -334,7 +338,7 @@ def test_a_spectator_follows_a_mighty_trees_table_and_receives_no_command(browse
         text = w.page.locator(".treegames-mighty-trees-play").inner_text()
         assert "Your move." not in text and w.dialogs == [] and w.errors == []
         assert not w.page.get_by_role("button", name=re.compile("Put a bot")).is_visible()
-        w.page.get_by_text("no Command is sent to this page").first.wait_for(timeout=10_000)
+        w.page.get_by_text("no Command is sent to this page").first.wait_for(timeout=WAIT_MS)
         w.shot("tables-spectator-420")
         w.show_board()
         w.shot("tables-spectator-board-420")
@@ -357,15 +361,15 @@ def test_the_teacher_overview_at_420_px_lists_live_tables_and_follows_a_move(bro
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     try:
-        page.goto(f"{server.base}/voila/render/{TEACHER_PATH}", timeout=90_000)
+        page.goto(f"{server.base}/voila/render/{TEACHER_PATH}", timeout=WAIT_MS)
         page.get_by_label("Teacher code").fill("WRONG-CODE")
         press(page, "Show tables")
-        page.get_by_text("Not accepted").first.wait_for(timeout=60_000)
+        page.get_by_text("Not accepted").first.wait_for(timeout=WAIT_MS)
         assert page.locator(".treegames-teacher-tables tr", has_text=view.code).count() == 0
         page.get_by_label("Teacher code").fill(teacher_code)
         press(page, "Show tables")
         row = page.locator(".treegames-teacher-tables tr", has_text=view.code)
-        row.wait_for(timeout=60_000)
+        row.wait_for(timeout=WAIT_MS)
         assert "<b>Row</b> one" in row.inner_text(), "a typed label is shown as text"
         assert page.locator(".treegames-teacher-tables tr").count() >= 2
         first = row.inner_text()
@@ -376,7 +380,7 @@ def test_the_teacher_overview_at_420_px_lists_live_tables_and_follows_a_move(bro
         authority.move(ticket.token, view.version, action)
         page.wait_for_function("([code, before]) => Array.from(document.querySelectorAll("
                                "'.treegames-teacher-tables tr')).some(r => r.innerText.includes(code) "
-                               "&& r.innerText !== before)", arg=[view.code, first], timeout=30_000)
+                               "&& r.innerText !== before)", arg=[view.code, first], timeout=WAIT_MS)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 430, f"the overview fits a 420 px phone (page is {width} px wide)"
         harness.screenshot(page, "tables-teacher-followed-420")
@@ -404,14 +408,14 @@ def tick_by_keyboard(visitor: Visitor, ticked: bool) -> None:
         visitor.page.keyboard.press("Space")
     visitor.page.wait_for_function("([name, want]) => Array.from(document.querySelectorAll('label')).some("
                                    "l => l.innerText.includes(name) && l.querySelector('input').checked === want)",
-                                   arg=[HINT_BOX, ticked], timeout=10_000)
+                                   arg=[HINT_BOX, ticked], timeout=WAIT_MS)
 
 
 def to_move(authority: Authority, code: str, seats: dict) -> tuple[Visitor, Visitor, object]:
     """(the visitor whose seat is to move, the other one, the authority's state), once that page says so."""
     _table_id, state = table_of(authority, code)
     mover, other = seats[state.current_player], seats[1 - state.current_player]
-    mover.page.get_by_text("Your move.").first.wait_for(timeout=60_000)
+    mover.page.get_by_text("Your move.").first.wait_for(timeout=WAIT_MS)
     return mover, other, state
 
 
@@ -429,10 +433,10 @@ def test_hint_at_a_shared_table_only_where_its_creator_allowed_it(browser, serve
         code = create(a, "Practice")
         sit(b, code)
         for visitor in (a, b):
-            visitor.page.get_by_text("Hint: allowed (practice)").first.wait_for(timeout=30_000)
+            visitor.page.get_by_text("Hint: allowed (practice)").first.wait_for(timeout=WAIT_MS)
         mover, other, state = to_move(authority, code, {0: a, 1: b})
         press(mover.page, "Hint")
-        mover.page.locator(".treegames-hint-moves li").first.wait_for(timeout=90_000)
+        mover.page.locator(".treegames-hint-moves li").first.wait_for(timeout=WAIT_MS)
         lines = hint_lines(mover)
         assert lines and all(lines), mover.page.locator(".treegames-hint-moves").inner_text()
         legal = {str(x) for x in state.legal_actions()}
@@ -443,33 +447,41 @@ def test_hint_at_a_shared_table_only_where_its_creator_allowed_it(browser, serve
         mover.page.locator(".treegames-hint").scroll_into_view_if_needed()
         mover.shot(f"tables-hint-allowed-{mover.name}")
         press(other.page, "Hint")
-        other.page.get_by_text("a hint is for your own move").first.wait_for(timeout=30_000)
+        other.page.get_by_text("a hint is for your own move").first.wait_for(timeout=WAIT_MS)
         assert other.page.locator(".treegames-hint-moves li").count() == 0
         assert all(v.errors == [] and v.dialogs == [] for v in (a, b))
 
         for visitor in (a, b):  # a second table, created without Hint
             press(visitor.page, "Leave table")
-            visitor.page.get_by_text("You left the table").first.wait_for(timeout=30_000)
+            visitor.page.get_by_text("You left the table").first.wait_for(timeout=WAIT_MS)
         assert a.page.get_by_role("checkbox", name=HINT_BOX).is_checked(), "the box keeps what was ticked"
         tick_by_keyboard(a, False)
         press(a.page, "Create table")
         a.page.wait_for_function("(old) => { const c = document.querySelector('.treegames-table-code');"
                                  " return c && c.offsetParent && c.innerText.trim() !== old; }", arg=code,
-                                 timeout=60_000)
+                                 timeout=WAIT_MS)
         match = a.page.locator(".treegames-table-code").inner_text().strip()
         sit(b, match)
-        b.page.get_by_text(f"{match}").first.wait_for(timeout=30_000)
+        b.page.get_by_text(f"{match}").first.wait_for(timeout=WAIT_MS)
         off = "Hint is off at this table; the table's creator can allow it when creating the table."
         for visitor in (a, b):
-            visitor.page.get_by_text("Hint: off at this table").first.wait_for(timeout=30_000)
-            visitor.page.get_by_text(off).first.wait_for(timeout=30_000)  # said before any press
+            visitor.page.get_by_text("Hint: off at this table").first.wait_for(timeout=WAIT_MS)
+            visitor.page.get_by_text(off).first.wait_for(timeout=WAIT_MS)  # said before any press
             assert "treegames-hint-off" in (visitor.page.get_by_role("button", name="Hint", exact=True)
                                             .get_attribute("class") or "")
         mover, other, _state = to_move(authority, match, {0: a, 1: b})
         press(mover.page, "Hint")
         mover.page.locator("canvas.treegames-board-canvas").focus()
         mover.page.keyboard.press("h")
-        mover.page.wait_for_timeout(1500)  # time for a coach that would have started to show something
+
+        def still_off() -> bool:
+            return (mover.page.get_by_text(off).count() >= 1
+                    and mover.page.locator(".treegames-hint-moves li").count() == 0
+                    and "thinking" not in mover.page.locator(".treegames-hint").inner_text())
+
+        with contextlib.suppress(AssertionError):  # the assertions below name what a coach showed
+            harness.holds_for(still_off, 1.5, step=0.1, pause=harness.on_page(mover.page),
+                              what="Hint still off: no coach started")  # time for a coach to have shown something
         assert mover.page.get_by_text(off).count() >= 1
         assert mover.page.locator(".treegames-hint-moves li").count() == 0
         assert "thinking" not in mover.page.locator(".treegames-hint").inner_text()

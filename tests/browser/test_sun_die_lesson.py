@@ -11,6 +11,9 @@ from treegames.ui import palette
 from treegames.ui.aspens.odds_view import SIMULATED_COLOUR, distribution_scene, shared_axes
 from treegames.ui.scene import Polygons
 
+WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
+"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+
 PATH = "aspens/sun-die-probability.ipynb"
 CANVASES = 6  # forest explorer, 5-1-1 vs 3-3-1, shared vs separate dice, simulator
 
@@ -75,7 +78,7 @@ def test_lesson_opens_with_every_chart_drawn(lesson):
     page, errors = lesson
     assert "The Sun die: a lesson in probability" in page.inner_text("body")
     for index in range(CANVASES):
-        stats = harness.wait_for_drawing(page, index, min_inked=3000, timeout=60)
+        stats = harness.wait_for_drawing(page, index, min_inked=3000)
         assert stats["count"] == CANVASES + page.locator(".treegames-exp-join canvas").count()  # + the join box's
         assert stats["cssWidth"] == stats["width"], f"canvas {index} keeps its explicit pixel size"
     # The 5-1-1 panel (second canvas): its tall exact bar for "1 tree" is drawn in blue.
@@ -97,18 +100,18 @@ def test_rolling_100_times_draws_the_simulated_bars(lesson):
     before = harness.wait_for_drawing(page, index, min_inked=3000)
     assert colour_count(page, index, SIMULATED_COLOUR) < 50, "no simulated bars before any roll"
     page.get_by_role("button", name="Roll 100 times").click()
-    page.locator(".widget-html-content", has_text="Rolls so far: 100.").wait_for(timeout=20_000)
-    after = harness.wait_for_drawing(page, index, differs_from=before["hash"], timeout=20)
+    page.locator(".widget-html-content", has_text="Rolls so far: 100.").wait_for(timeout=WAIT_MS)
+    after = harness.wait_for_drawing(page, index, differs_from=before["hash"])
     assert after["hash"] != before["hash"]
     assert colour_count(page, index, SIMULATED_COLOUR) > 500, "simulated bars appear in their own colour"
     page.get_by_role("button", name="Roll 100 times").click()
-    page.locator(".widget-html-content", has_text="Rolls so far: 200.").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text="Rolls so far: 200.").wait_for(timeout=WAIT_MS)
     page.locator(".treegames-gain-simulator").scroll_into_view_if_needed()
     harness.wait_until_stable(page, index)
     page.locator(".treegames-gain-simulator").screenshot(path=str(harness.ARTIFACTS / "screenshots"
                                                                   / "lesson-simulator-200-rolls.png"))
     page.get_by_role("button", name="Reset").click()
-    page.locator(".widget-html-content", has_text="Rolls so far: 0.").wait_for(timeout=20_000)
+    page.locator(".widget-html-content", has_text="Rolls so far: 0.").wait_for(timeout=WAIT_MS)
     harness.wait_until_stable(page, index)
     assert colour_count(page, index, SIMULATED_COLOUR) < 50, "reset clears the simulated bars"
     assert errors == []
@@ -119,10 +122,10 @@ def test_an_exercise_answer_opens_on_click(lesson):
     answer = page.locator(".treegames-answer").first
     assert not answer.get_by_text("66.7%").is_visible()
     answer.get_by_role("button", name="Show answer").click()
-    answer.get_by_text("truncation").wait_for(state="visible", timeout=20_000)
+    answer.get_by_text("truncation").wait_for(state="visible", timeout=WAIT_MS)
     assert "2/3" in answer.inner_text() and "66.7%" in answer.inner_text()
     answer.scroll_into_view_if_needed()
     harness.screenshot(page, "lesson-answer-open")
     answer.get_by_role("button", name="Hide answer").click()
-    answer.get_by_text("truncation").wait_for(state="hidden", timeout=20_000)
+    answer.get_by_text("truncation").wait_for(state="hidden", timeout=WAIT_MS)
     assert errors == []

@@ -20,6 +20,8 @@ from treegames.search import (
     rollout_for,
 )
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 
 def test_every_game_offers_the_coach_at_three_budgets_that_grow():
     for game_type in core.games().values():

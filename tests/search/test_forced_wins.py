@@ -23,6 +23,8 @@ from treegames.bosk import new_game as new_bosk
 from treegames.bosk.data import parse_coordinates
 from treegames.search import Budget, CoachEasy, CoachMedium, Search
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 # ------------------------------------------------------------------ Mighty Trees
 
 

@@ -21,6 +21,8 @@ from treegames.search import (
     rollout_for,
 )
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 
 def decision(name: str, seed: int = 3, moves: int = 12):
     """A position with a choice to make, a few random moves into a game."""

@@ -25,6 +25,8 @@ from treegames.search import (
     turning_points,
 )
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 SMALL = 16
 """Playouts per position in these tests (the rules, not the quality of the estimates, are under test)."""
 

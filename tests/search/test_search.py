@@ -21,6 +21,8 @@ from treegames.search import (
     mcts,
 )
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 
 def new_game(name: str, players: int = 2):
     """A game of ``name`` with ``players`` seats."""

@@ -24,6 +24,8 @@ from treegames.tables.authority import Authority
 from treegames.tables.errors import StoreUnavailable
 from treegames.tables.store import open_store
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 OUTAGE_SECONDS = 10.0
 RETRY_SECONDS = 0.2
 

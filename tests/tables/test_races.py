@@ -21,6 +21,8 @@ from treegames.tables.authority import Authority
 from treegames.tables.errors import NotYourTurn, StaleVersion
 from treegames.tables.store import open_store
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 ROUNDS = 25
 RACE_ROUNDS = {"sqlite": 1000, "postgresql": 200}
 

@@ -12,6 +12,8 @@ from dataclasses import replace
 import pytest
 from soak import check_soak, soak
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 SECONDS = 3.0
 
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 import harness
 from treegames.ui.aspens.play import AspensPlay
+
+pytestmark = pytest.mark.slow  # the coach thinks on a thread for seconds: not in make test-quick
 
 
 def test_the_coach_chooses_on_a_worker_thread_and_moves_by_itself():

@@ -15,6 +15,8 @@ from treegames.ui.hint import HintState
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.scene import Polygons
 
+pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
+
 
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch):

@@ -62,6 +62,7 @@ def do_by_clicks(w: MightyTreesPlay, action) -> None:
         w.confirm_button.click()
 
 
+@pytest.mark.slow  # whole games by clicks: make test runs them, test-quick does not
 @pytest.mark.parametrize("chooser,opponent", [("greedy", "greedy"), ("random", "random")])
 def test_a_person_plays_a_whole_two_player_game_by_clicks(chooser, opponent):
     w = MightyTreesPlay(seed=3, seats=(PERSON, opponent), max_turns=80)

@@ -26,6 +26,8 @@ from treegames.ui.mighty_trees.seat import SeatState
 from treegames.ui.tables import TablePanel
 from treegames.ui.tables.panel import HINT_BOX
 
+pytestmark = pytest.mark.slow  # the coach searches at the table: not in make test-quick
+
 
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch):
