@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,7 @@ def regions(state) -> list[tuple[set, set]]:
     return out
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 @settings(max_examples=60, deadline=None)
 @given(setups, timings, seeds)
 def test_every_game_ends_and_scores_sum_to_the_playable_count(setup, timing, seed):
@@ -134,6 +136,7 @@ def test_chance_outcomes_sum_to_one_and_legal_lists_agree(setup, timing, seed):
             assert set(targets["seed"]) == {a.cell for a in legal if isinstance(a, Seed)}
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 @settings(max_examples=20, deadline=None)
 @given(setups, seeds)
 def test_no_area_stays_closed_off_after_a_tree(setup, seed):

@@ -212,6 +212,7 @@ sys.stdin.read()  # a kernel that stays until it is killed (or its test ends and
 """
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 def test_workers_leave_when_their_parent_is_killed(own_slots):
     import signal
     import subprocess

@@ -111,6 +111,7 @@ def test_end_turn_is_disabled_while_holding_more_than_five():
     assert w.end_turn_button.disabled == (s.hand(0) > aspens.HOLD_LIMIT)
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 def test_a_person_can_play_a_whole_game_by_clicking():
     """The 'done' bar: no code, no error, from the first roll to the final score."""
     w = AspensPlay(seed=11, aspen="human", pine="greedy")
@@ -134,6 +135,7 @@ def test_a_person_can_play_a_whole_game_by_clicking():
     assert "Game over" in w.title.value
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 def test_new_game_form_sets_up_two_bots_to_watch():
     w = AspensPlay()
     w.setup_choice.value, w.seed_choice.value = 6, 9

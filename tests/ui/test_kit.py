@@ -360,6 +360,7 @@ def test_back_clears_the_undo_message():
     assert "Took back" not in w.message.value
 
 
+@pytest.mark.slow  # a second or more of CPU: make test runs it, test-quick does not
 def test_jumping_back_from_a_finished_game_says_nothing_stale():
     w = AspensPlay(seed=1, aspen="greedy", pine="greedy")
     w.run_auto()
