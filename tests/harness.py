@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import signal
 import socket
 import statistics
@@ -427,6 +428,28 @@ def loaded_dashboard(browser, server: Server, path: str, viewport: dict | None =
         yield page, open_dashboard(page, server, path), errors
     finally:
         context.close()
+
+
+STEP_JS = """
+() => { for (const e of document.querySelectorAll('.widget-html-content')) {
+  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
+"""
+"""The Play page's 'Step N of M' counter's N (-1 before it shows)."""
+
+
+def press(page, name: str) -> None:
+    """Click a widget button by its label (icons and spaces around it allowed)."""
+    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
+
+
+def step_until(page, words: str) -> bool:
+    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
+    (a person is to move: Step then only says so); whether it says ``words``."""
+    at = page.evaluate(STEP_JS)
+    press(page, "Step")
+    wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
+               pause=on_page(page), what=f"a step taken, or {words!r}")
+    return page.get_by_text(words).count() > 0
 
 
 def click_canvas(page, x: float, y: float, index: int = 0) -> None:

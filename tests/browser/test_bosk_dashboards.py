@@ -9,6 +9,7 @@ import re
 import pytest
 
 import harness
+from harness import press, step_until
 from treegames import bosk, core
 from treegames.ui.bosk.play import BOARD_PIXELS
 from treegames.ui.bosk.scene import PLAYER_COLOURS, ParkGeometry
@@ -24,13 +25,6 @@ WALK = "bosk/rules-walkthrough.ipynb"
 LESSON = "bosk/majority-scoring.ipynb"
 GEO = ParkGeometry.fitted(bosk.park_for_players(2), BOARD_PIXELS)
 
-STEP_JS = """
-() => { for (const e of document.querySelectorAll('.widget-html-content')) {
-  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
-"""
-"""The 'Step N of M' counter's N (-1 before it shows)."""
-
-
 @contextlib.contextmanager
 def text_page(browser, server, path: str, ready: str, viewport: dict):
     """A fresh page with a dashboard that has no canvas, loaded until the ``ready`` selector shows."""
@@ -44,21 +38,6 @@ def text_page(browser, server, path: str, ready: str, viewport: dict):
         yield page, errors
     finally:
         context.close()
-
-
-def press(page, name: str) -> None:
-    """Click a widget button by its label."""
-    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
-
-
-def step_until(page, words: str) -> bool:
-    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
-    (a person is to move: Step then only says so); whether it says ``words``."""
-    at = page.evaluate(STEP_JS)
-    press(page, "Step")
-    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
-                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
-    return page.get_by_text(words).count() > 0
 
 
 def message(page) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import harness
+from harness import press, step_until
 from treegames import aspens
 
 WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
@@ -12,28 +13,6 @@ WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
 
 PATH = "aspens/play.ipynb"
 MOVE = re.compile(r"^(seed [A-Z]\d+): wins (\d+)% \((\d+)–(\d+)%\) of (\d+) playouts?")
-
-STEP_JS = """
-() => { for (const e of document.querySelectorAll('.widget-html-content')) {
-  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
-"""
-"""The 'Step N of M' counter's N (-1 before it shows)."""
-
-
-def press(page, name: str) -> None:
-    """Click a widget button by its label."""
-    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
-
-
-def step_until(page, words: str) -> bool:
-    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
-    (a person is to move: Step then only says so); whether it says ``words``."""
-    at = page.evaluate(STEP_JS)
-    press(page, "Step")
-    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
-                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
-    return page.get_by_text(words).count() > 0
-
 
 def listed_moves(page) -> list[re.Match]:
     """The moves the Hint panel lists, read back with the move-line pattern."""

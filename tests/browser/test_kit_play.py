@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 import pytest
 
 import harness
+from harness import press, step_until
 from treegames import aspens, core
 from treegames.aspens import cell_name
 from treegames.ui.aspens.scene import HexGeometry
@@ -36,21 +37,10 @@ def boxes(page, selector: str) -> list[dict]:
     return page.evaluate(BOX_JS, selector)
 
 
-def press(page, name: str) -> None:
-    """Click a widget button by its label."""
-    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
-
-
 def wait_step(page, n: int, timeout: float = WAIT_MS) -> None:
     """Wait until the page shows 'Step n of'."""
     page.locator(".widget-html-content", has_text=re.compile(rf"Step {n} of")).first.wait_for(timeout=timeout)
 
-
-STEP_JS = """
-() => { for (const e of document.querySelectorAll('.widget-html-content')) {
-  const m = /Step (\\d+) of/.exec(e.innerText); if (m) return Number(m[1]); } return -1; }
-"""
-"""The 'Step N of M' counter's N (-1 before it shows)."""
 
 STEP_AT_LEAST_JS = """
 (n) => Array.from(document.querySelectorAll('.widget-html-content')).some(e => {
@@ -88,16 +78,6 @@ def to_aspens_move(page) -> None:
         if step_until(page, "Aspen's move"):
             return
     raise AssertionError("never reached Aspen's move")
-
-
-def step_until(page, words: str) -> bool:
-    """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
-    (a person is to move: Step then only says so); whether it says ``words``."""
-    at = page.evaluate(STEP_JS)
-    press(page, "Step")
-    harness.wait_until(lambda: page.get_by_text(words).count() > 0 or page.evaluate(STEP_JS) > at, step=0.1,
-                       pause=harness.on_page(page), what=f"a step taken, or {words!r}")
-    return page.get_by_text(words).count() > 0
 
 
 # ---------------------------------------------------------------- phone and laptop
