@@ -79,13 +79,16 @@ serve: serve-env
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks
 
-# Every test, on every core (pytest-xdist): the 25 slowest are listed, and the last line gives the total time.
+# Every test: first all but the `machine` ones on every core (pytest-xdist), listing the 25 slowest with
+# the total time; then the `machine` ones (a class arriving, soaks) alone on the machine, one at a time.
 PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 PARALLEL ?= -n auto --dist loadgroup --no-loadscope-reorder
 QUICK := not browser and not server and not postgres and not machine and not slow
 
 test: venv chromium postgres hub-proxy lint
-	$(PYTEST) tests notebooks --nbval-lax $(PARALLEL) --durations=25
+	@$(PYTEST) tests notebooks --nbval-lax $(PARALLEL) -m "not machine" --durations=25; parallel=$$?; \
+	$(PYTEST) tests -m machine --durations=5; alone=$$?; \
+	test $$parallel -eq 0 -a $$alone -eq 0
 
 # The inner loop: lint, then the engines' and units' tests (no browser, server, PostgreSQL or slow test).
 test-quick: venv lint

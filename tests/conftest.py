@@ -6,7 +6,8 @@ Every test gets the markers of what it really uses (registered in ``pyproject.to
 * ``server``: starts a server process of its own (Voila, Jupyter, JupyterHub, the class server,
   the tables' or experiments' HTTP servers) or a fixture that does;
 * ``postgres``: runs on the real PostgreSQL server (``tests/pgserver.py``);
-* ``machine``: needs the whole machine (a class arriving at once, soaks, many-process races).
+* ``machine``: needs the whole machine (a class arriving at once, soaks): ``make test`` runs these
+  after the rest, alone, one at a time.
 
 ``make test-quick`` runs what has none of these and is not ``slow``.
 
@@ -20,8 +21,11 @@ with the short unit tests, so that both workers finish together.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -121,3 +125,30 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if log and (report.when == "call" or report.outcome != "passed"):
         with open(log, "a") as out:
             out.write(f"{time.strftime('%H:%M:%S')} {report.outcome} {report.when} {report.duration:.1f} {report.nodeid}\n")
+
+
+def _nbval_kernels_on_ipc() -> None:
+    """nbval's kernels talk over IPC sockets, not TCP ports: no port race with the servers' kernels beside them.
+
+    jupyter_client picks a kernel's TCP ports, releases them and lets the kernel bind them; with the
+    suite's servers starting kernels on both workers, another process can take a port in that window
+    and the kernel dies at start ("Kernel died before replying to kernel_info", jupyter_client #154).
+    """
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    from jupyter_client.manager import KernelManager
+
+    class IpcKernelManager(KernelManager):
+        """A kernel manager on the ipc transport (socket files beside the connection file)."""
+
+        def __init__(self, **kwargs):
+            folder = tempfile.mkdtemp(prefix="treegames-nbval-ipc-")  # absolute: the kernel runs in the notebook's folder
+            atexit.register(shutil.rmtree, folder, True)
+            super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
+
+    nbval.kernel.KernelManager = IpcKernelManager
+
+
+_nbval_kernels_on_ipc()
