@@ -48,15 +48,17 @@ written on. Set TREEGAMES_TEST_DEADLINE_SCALE to stretch every deadline on a slo
 
 DEADLINE_SCALE = float(os.environ.get("TREEGAMES_TEST_DEADLINE_SCALE", "1") or 1)
 
+WAIT_MS = DEADLINE * DEADLINE_SCALE * 1000
+"""The same deadline in milliseconds, for Playwright's ``timeout=`` arguments."""
+
 
 def wait_until(predicate, timeout: float = DEADLINE, step: float = 0.05, what: str = "the condition",
                pause=None):
     """Poll ``predicate`` until it returns a true value (returned) or the deadline passes (AssertionError).
 
     The one way tests wait: on a condition, with a deadline (``timeout`` seconds, times
-    DEADLINE_SCALE). ``pause(seconds)`` sleeps between polls (``page.wait_for_timeout`` takes
-    milliseconds, so pass ``pause=lambda s: page.wait_for_timeout(s * 1000)`` for a Playwright
-    page, which keeps its events flowing); the failure names ``what`` and the last value seen.
+    DEADLINE_SCALE). ``pause(seconds)`` sleeps between polls: pass ``pause=on_page(page)`` for a
+    Playwright page, which keeps its events flowing; the failure names ``what`` and the last value seen.
     """
     deadline = time.monotonic() + timeout * DEADLINE_SCALE
     value = None
@@ -178,8 +180,17 @@ class Server:
 
     def alive_pids(self) -> list[int]:
         """PIDs of the server and its kernels that still exist (empty once stopped)."""
-        pids = [self.proc.pid, *self.kernel_pids]
-        return [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+        return running_pids([self.proc.pid, *self.kernel_pids])
+
+
+def running_pids(pids) -> list[int]:
+    """The PIDs among ``pids`` still running (a zombie has ended; one gone between two looks is gone)."""
+    found = []
+    for p in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE:
+                found.append(p)
+    return found
 
 
 CULL_ARGS = ["--MappingKernelManager.cull_idle_timeout=900", "--MappingKernelManager.cull_interval=60"]
@@ -234,7 +245,7 @@ def with_default_deadline(browser):
     Playwright's own default (30 s) is sized for a quick machine; a click or a read on a busy 2-core
     machine can wait longer, and an action that never becomes possible still fails, at the deadline.
     """
-    ms = DEADLINE * DEADLINE_SCALE * 1000
+    ms = WAIT_MS
     new_context, new_page = browser.new_context, browser.new_page
 
     def context_with_deadline(*args, **kwargs):

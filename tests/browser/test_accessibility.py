@@ -19,8 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import harness
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PAGES = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
                if ".ipynb_checkpoints" not in p.parts)

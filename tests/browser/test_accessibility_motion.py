@@ -20,8 +20,7 @@ import pytest
 import harness
 from treegames.ui.motion import REDUCED_STEP_SECONDS
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 WATCH_MS = 3000

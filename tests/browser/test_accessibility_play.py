@@ -18,8 +18,7 @@ import pytest
 import harness
 from treegames import aspens
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 MAY = re.compile(r"\(may (seed|grow up|grow out)")

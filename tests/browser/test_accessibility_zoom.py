@@ -20,8 +20,7 @@ import harness
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_accessibility import PAGES, wait_loaded  # noqa: E402 - the audit's page list and loading wait
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 ZOOM_200 = {"viewport": {"width": 640, "height": 500}, "device_scale_factor": 2}
 """A 1280 x 1000 screen at 200% zoom."""

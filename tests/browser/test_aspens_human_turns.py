@@ -14,8 +14,7 @@ import harness
 from treegames import aspens
 from treegames.ui.aspens.play import AspensPlay
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 

@@ -10,8 +10,7 @@ from treegames.aspens.data import Hex
 from treegames.ui.aspens.scene import HexGeometry
 from treegames.ui.palette import WATER, hex_to_rgb
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/board-and-setups.ipynb"
 GEO = HexGeometry()

@@ -17,8 +17,7 @@ from treegames.ui.bosk.steps import chapter_starts, walkthrough_steps
 from treegames.ui.bosk.tables import summer_rows
 from treegames.ui.palette import hex_to_rgb
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PLAY = "bosk/play.ipynb"
 WALK = "bosk/rules-walkthrough.ipynb"

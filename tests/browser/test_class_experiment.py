@@ -19,8 +19,7 @@ from treegames.experiments.client import connect
 from treegames.lab import TournamentSpec, play_games
 from treegames.tables.codes import teacher_code
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -8,8 +8,7 @@ import harness
 from harness import press, step_until
 from treegames import aspens
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 MOVE = re.compile(r"^(seed [A-Z]\d+): wins (\d+)% \((\d+)–(\d+)%\) of (\d+) playouts?")

@@ -14,8 +14,7 @@ import pytest
 
 import harness
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 NOTEBOOK = "notebooks/aspens/board-and-setups.ipynb"
 

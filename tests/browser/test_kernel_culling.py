@@ -4,19 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-import psutil
-
 import harness
-
-
-def running(pids) -> list[int]:
-    """The PIDs among ``pids`` still running (a zombie has ended)."""
-    found = []
-    for p in pids:
-        with contextlib.suppress(psutil.NoSuchProcess):  # gone between the two looks
-            if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE:
-                found.append(p)
-    return found
 
 
 def test_a_closed_pages_kernel_is_stopped_by_idle_culling(browser):
@@ -31,8 +19,8 @@ def test_a_closed_pages_kernel_is_stopped_by_idle_culling(browser):
         assert len(kernels) == 1, "the page runs in a kernel of its own"
         context.close()
         with contextlib.suppress(AssertionError):  # the assertion below names the survivors
-            harness.wait_until(lambda: not running(kernels), step=0.5, what="the closed page's kernel culled")
-        survivors = running(kernels)
+            harness.wait_until(lambda: not harness.running_pids(kernels), step=0.5, what="the closed page's kernel culled")
+        survivors = harness.running_pids(kernels)
         assert survivors == [], "the closed page's kernel must be culled once idle"
     finally:
         server.stop()

@@ -15,8 +15,7 @@ from treegames import aspens, core
 from treegames.aspens import cell_name
 from treegames.ui.aspens.scene import HexGeometry
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 GEO = HexGeometry()

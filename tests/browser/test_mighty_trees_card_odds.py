@@ -9,8 +9,7 @@ import pytest
 import harness
 from treegames.ui import palette
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "mighty_trees/card-odds.ipynb"
 

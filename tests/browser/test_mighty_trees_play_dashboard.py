@@ -17,8 +17,7 @@ from treegames import mighty_trees as mt
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.scene import Polygons
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PLAY = "mighty_trees/play.ipynb"
 WALK = "mighty_trees/rules-walkthrough.ipynb"

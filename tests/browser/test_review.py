@@ -11,8 +11,7 @@ from axe_playwright_python.sync_playwright import Axe
 import harness
 from treegames import bosk, core
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "bosk/play.ipynb"
 

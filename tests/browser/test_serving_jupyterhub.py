@@ -23,8 +23,7 @@ from treegames.tables import rpc
 from treegames.tables.client import HttpClient
 from treegames.tables.errors import BadToken, TableError
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 CONFIG = harness.ROOT / "deploy" / "jupyterhub_config.py"
 PASSWORD = "treegames-class"

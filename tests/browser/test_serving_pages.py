@@ -12,7 +12,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import psutil
 import pytest
 
 import harness
@@ -21,29 +20,18 @@ from treegames.serving.settings import DEFAULT_POOL_SIZE, POOL_SIZES
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serving"))
 import kernel_ws as kw  # noqa: E402
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 BOARD = "aspens/board-and-setups.ipynb"
 PLAY = "aspens/play.ipynb"
 NO_ORPHAN_WATCH = ["--GuardedKernelConnection.orphan_seconds=0"]
 
 
-def alive(pids) -> list[int]:
-    """The PIDs among ``pids`` still running."""
-    running = []
-    for p in pids:
-        with contextlib.suppress(psutil.NoSuchProcess):  # gone between the two looks
-            if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE:
-                running.append(p)
-    return running
-
-
 def wait_gone(pids, timeout: float = harness.DEADLINE) -> list[int]:
     """Wait until every process in ``pids`` has ended; return the survivors (the caller asserts there are none)."""
     with contextlib.suppress(AssertionError):
-        harness.wait_until(lambda: not alive(pids), timeout, step=0.3, what=f"processes {sorted(pids)} gone")
-    return alive(pids)
+        harness.wait_until(lambda: not harness.running_pids(pids), timeout, step=0.3, what=f"processes {sorted(pids)} gone")
+    return harness.running_pids(pids)
 
 
 @pytest.fixture(scope="module")

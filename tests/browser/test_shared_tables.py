@@ -24,8 +24,7 @@ from treegames.tables.authority import Authority
 from treegames.tables.store import open_store
 from treegames.ui.aspens.play import AspensPlay
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/play.ipynb"
 EVIL = "<img src=x onerror=alert(1)>"

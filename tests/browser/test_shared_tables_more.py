@@ -31,8 +31,7 @@ from treegames.tables.views import player_view_to_json, public_view
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.table_scene import table_scene
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 MT_PATH = "mighty_trees/play.ipynb"
 ASPENS_PATH = "aspens/play.ipynb"

@@ -11,8 +11,7 @@ from treegames.ui import palette
 from treegames.ui.aspens.odds_view import SIMULATED_COLOUR, distribution_scene, shared_axes
 from treegames.ui.scene import Polygons
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 PATH = "aspens/sun-die-probability.ipynb"
 CANVASES = 6  # forest explorer, 5-1-1 vs 3-3-1, shared vs separate dice, simulator

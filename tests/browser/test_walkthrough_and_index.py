@@ -7,8 +7,7 @@ import re
 import harness
 from treegames.ui.aspens.scene import HexGeometry
 
-WAIT_MS = harness.DEADLINE * harness.DEADLINE_SCALE * 1000
-"""Playwright's deadline for a wait, in ms: harness.DEADLINE (a wait ends as soon as its condition holds)."""
+WAIT_MS = harness.WAIT_MS
 
 GEO = HexGeometry()
 
