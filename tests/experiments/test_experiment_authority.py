@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 
 import pytest
 from exp_helpers import TEACHER
@@ -16,7 +17,9 @@ from treegames.experiments import (
     BadOutcome,
     BatchConflict,
     BatchTooLarge,
+    ClassFull,
     ExperimentAuthority,
+    Limits,
     NoSuchRound,
     NotTeacher,
     NotYourBlock,
@@ -47,6 +50,31 @@ def test_a_student_joins_with_a_generated_pseudonym_and_rejoins_as_the_same_one(
     assert again["pseudonym"] == me["pseudonym"] and again["rejoined"]
     with pytest.raises(NoSuchRound):
         authority.join("ZZZZZ")
+
+
+def test_students_joining_at_once_get_distinct_pseudonyms_and_never_overfill_the_class(store, clock):
+    """Joins are serialised on the class row: twelve at once into a class of four seat exactly four, all named apart."""
+    authority = ExperimentAuthority(store, TEACHER, limits=Limits(members_per_class=4), clock=clock)
+    code = open_sun(authority)
+    gate = threading.Barrier(12)
+    joined, full = [], []
+
+    def student():
+        gate.wait(harness.DEADLINE)
+        try:
+            me = authority.join(code)
+            authority.contribute(me["token"], "b0", {0: 1})
+            joined.append(me["pseudonym"])
+        except ClassFull:
+            full.append(1)
+
+    threads = [threading.Thread(target=student) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(harness.DEADLINE)
+    assert len(joined) == 4 and len(set(joined)) == 4 and len(full) == 8
+    assert sorted(m["pseudonym"] for m in authority.snapshot(code)["members"]) == sorted(joined)
 
 
 def test_pooled_counts_are_exactly_the_sum_of_seeded_students(authority):

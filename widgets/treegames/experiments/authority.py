@@ -154,9 +154,10 @@ class ExperimentAuthority:
         if not ok:
             raise NotTeacher("only the teacher can do that: the teacher code is wrong")
 
-    def _class_row(self, cur, code: str) -> tuple:
-        """(round_no, version) of a class, else NoSuchRound."""
-        cur.execute("SELECT round_no, version FROM exp_classes WHERE code = ?", (code,))
+    def _class_row(self, cur, code: str, lock: bool = False) -> tuple:
+        """(round_no, version) of a class (its row locked for this transaction if ``lock``), else NoSuchRound."""
+        cur.execute("SELECT round_no, version FROM exp_classes WHERE code = ?" + (" FOR UPDATE" if lock else ""),
+                    (code,))
         row = cur.fetchone()
         if row is None:
             raise NoSuchRound(f"no class experiment has the code {core.quote(code)}: check the code on the projector")
@@ -407,7 +408,7 @@ class ExperimentAuthority:
         code = _clean_code(code)
         now = self.clock()
         with self.store.transaction() as cur:
-            self._class_row(cur, code)
+            self._class_row(cur, code, lock=True)  # joins one at a time: distinct pseudonyms, the limit held
             if token is not None:
                 try:
                     member_id, member_code, pseudonym, _shown = self._member(cur, token)
