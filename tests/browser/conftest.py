@@ -27,9 +27,15 @@ def _need_chromium() -> None:
 
 @pytest.fixture(scope="session")
 def voila():
-    """A Voila server on a free loopback port serving notebooks/, stopped with its kernels."""
+    """The class server on a free loopback port serving notebooks/, stopped with its kernels.
+
+    Kernels start when a page asks, as ``make serve --no-preheat`` does: a pool of sixteen preheated
+    kernels per worker cost the first page 20 s and refilled behind every later page, taking the CPU the
+    test beside it was timing. The preheated path has its own tests (test_serving_pages.py's arrivals,
+    test_class_experiment.py, tests/serving/test_preheat_handover.py).
+    """
     _need_chromium()
-    server = harness.start_voila()
+    server = harness.start_voila(preheat=False)
     yield server
     server.stop()
     assert server.alive_pids() == [], "Voila or one of its kernels survived stop()"
