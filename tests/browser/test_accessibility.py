@@ -115,7 +115,9 @@ def wait_loaded(page) -> None:
     """Wait until Voila has rendered the widgets (and any canvas has settled)."""
     page.wait_for_function("() => !document.querySelector('#loading') || "
                            "getComputedStyle(document.querySelector('#loading')).display === 'none'", timeout=WAIT_MS)
-    page.locator(".jupyter-widgets, .jp-OutputArea-output").first.wait_for(timeout=WAIT_MS)
+    # any shown output: a page's first output may be its zero-height style sheet, hidden once laid out
+    # (waiting on that one passed only when the wait began before the layout: class/experiment.ipynb)
+    page.locator(".jupyter-widgets:visible, .jp-OutputArea-output:visible").first.wait_for(timeout=WAIT_MS)
     path = page.url.split("/voila/render/", 1)[-1].split("?", 1)[0]
     if path not in WITHOUT_KIT_STYLE:
         with contextlib.suppress(PlaywrightTimeout):  # the kit's style sheet, on every page that uses the kit
