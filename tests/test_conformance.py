@@ -232,7 +232,9 @@ def test_games_lists_every_game_type_by_name():
     for name, game_type in types.items():
         module = treegames.game_module(name)
         assert isinstance(game_type, core.GameType) and game_type.name == name
-        assert module.GAME_TYPE is game_type and module.__name__ == f"treegames.{name}"
+        # the plug-in's type is the engine's own, with the coach's bots added (the engine never imports the coach)
+        assert module.GAME_TYPE == game_type and module.__name__ == f"treegames.{name}"
+        assert set(module.GAME_TYPE.bots) == {"greedy", "random"}
         assert game_type.title and game_type.players and all(type(n) is int for n in game_type.players)
         assert set(game_type.bots) == {"greedy", "random", "coach-easy", "coach-medium", "coach-hard"}
         assert game_type.bots["random"] is core.RandomBot

@@ -79,3 +79,20 @@ def test_every_game_has_the_same_modules_for_the_same_jobs_and_no_import_cycles(
 
     for module in graph:
         visit(module, ())
+
+
+ABOVE_THE_ENGINES = ("treegames.search", "treegames.lab", "treegames.ui", "treegames.plugins")
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_an_engine_imports_neither_the_coach_nor_the_ui_and_its_plugin_composes_them(game):
+    code = (
+        f"import sys, treegames.{game}\n"
+        f"print(','.join(m for m in sys.modules if m.startswith({ABOVE_THE_ENGINES!r})))\n"
+        f"import treegames.{game}.plugin\n"
+        "print('treegames.search' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    engine_loaded, plugin_loaded_search = out.stdout.splitlines()
+    assert engine_loaded == "", f"treegames.{game} pulled in {engine_loaded}"
+    assert plugin_loaded_search == "True", "the plug-in adds the coach"

@@ -21,8 +21,10 @@ SPECS = ["treegames_aspens", "treegames_bosk", "treegames_bosk(players=3)", "tre
 
 
 def test_every_game_is_registered_under_its_short_name():
-    assert adapter.register() == [f"treegames_{name}" for name in core.GAME_NAMES]
-    assert set(adapter.SHORT_NAMES.values()) <= set(pyspiel.registered_names())
+    names = adapter.register()
+    assert names == [f"treegames_{name}" for name in core.game_names()]
+    assert names == [adapter.short_name(name) for name in core.game_names()]
+    assert set(names) <= set(pyspiel.registered_names())
 
 
 @pytest.mark.parametrize("spec", SPECS)

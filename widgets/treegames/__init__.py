@@ -1,8 +1,9 @@
 """treegames: engines and widgets for Aspens, Bosk and Mighty Trees.
 
 ``games()`` lists every game's :class:`~treegames.core.GameType` by name and
-``game_module(name)`` gives its package (both import the games lazily); see
-:mod:`treegames.core` for the protocol every game follows.
+``game_module(name)`` gives its engine package. Each game is a plug-in found through the
+entry point group ``treegames.games`` (:mod:`treegames.plugins`); see :mod:`treegames.core`
+for the protocol every game follows.
 """
 
 from .core import game_module, games

@@ -7,10 +7,10 @@ ipywidgets, ipycanvas or IPython, so they run (and are tested) without Jupyter.
 
 The games
 ---------
-``treegames.games()`` (also :func:`games` here) maps each name -- ``"aspens"``,
-``"bosk"``, ``"mighty_trees"`` -- to its :class:`GameType`;
-``treegames.game_module(name)`` is the package ``treegames.<name>``.  Every game
-package has the same modules for the same jobs:
+``treegames.games()`` (also :func:`games` here) maps each registered game's name to
+its :class:`GameType`; ``treegames.game_module(name)`` is its engine package.  Games
+register themselves as plug-ins through an entry point (:mod:`treegames.plugins`).
+Every game package has the same modules for the same jobs:
 
 * ``data.py`` -- boards or cards and the rulebook's numbers, loaded and checked;
 * ``actions.py`` -- the vocabularies (phases, action kinds), the action values
@@ -33,9 +33,9 @@ Game types and options
 :class:`GameType` holds ``name``, ``title``, ``players`` (allowed counts),
 ``has_chance``, ``has_hidden_information``, ``options`` (a tuple of
 :class:`Option`, with ``"players"`` among them when more than one count is
-allowed) and ``bots`` (``{"greedy": GreedyBot, "random": RandomBot}`` and the
-coach, ``"coach-easy"``/``"coach-medium"``/``"coach-hard"`` from
-:mod:`treegames.search`; each called as ``Bot(rng)``).  An :class:`Option` has ``name``, ``values`` (the
+allowed) and ``bots`` (the engine declares ``{"greedy": GreedyBot, "random": RandomBot}``;
+the game's plug-in, :mod:`treegames.plugins`, adds the coach, ``"coach-easy"``/``"coach-medium"``/
+``"coach-hard"`` from :mod:`treegames.search`; each called as ``Bot(rng)``).  An :class:`Option` has ``name``, ``values`` (the
 closed list of allowed values in display order; a ``range`` for a whole-number
 option such as ``max_turns``, which a form shows as a number box), ``default``
 and ``meaning`` (one line for a form's label).  ``GameType.defaults()`` and
@@ -127,7 +127,6 @@ fault; a bad value is quoted once, cut to about 80 characters.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import random
@@ -154,7 +153,7 @@ __all__ = [
     "FrozenState",
     "Bot",
     "RandomBot",
-    "GAME_NAMES",
+    "game_names",
     "games",
     "game_module",
     "merge_options",
@@ -187,9 +186,6 @@ QUOTE_LIMIT = 80
 
 PARENT = object()
 """A :class:`FrozenState` ``_RESET`` value: the field holds the state the new one was made from."""
-
-GAME_NAMES = ("aspens", "bosk", "mighty_trees")
-"""The games, in the order a menu lists them."""
 
 Action = Hashable
 
@@ -338,16 +334,25 @@ class GameType:
         return game_module(self.name).new_game(**options)
 
 
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, in the order a menu lists them (:mod:`treegames.plugins`)."""
+    from .plugins import game_names as registered
+
+    return registered()
+
+
 def game_module(name: str):
-    """The package ``treegames.<name>`` of one of the games (imported on first use); OptionError if none."""
-    if name not in GAME_NAMES:
-        raise OptionError(f"there is no game {quote(name)}; the games are: {', '.join(GAME_NAMES)}")
-    return importlib.import_module(f"treegames.{name}")
+    """The engine package of the game called ``name`` (its plug-in loaded on first use); OptionError if none."""
+    from .plugins import plugin
+
+    return plugin(name).engine
 
 
 def games() -> dict[str, GameType]:
-    """Every game's :class:`GameType`, by name (the packages are imported on first use)."""
-    return {name: game_module(name).GAME_TYPE for name in GAME_NAMES}
+    """Every registered game's :class:`GameType` (its bots with the coach's), by name, in menu order."""
+    from .plugins import plugins
+
+    return {name: p.game_type for name, p in plugins().items()}
 
 
 def check_options(given: dict[str, Any], allowed: dict[str, Sequence | type]) -> None:
@@ -446,8 +451,10 @@ class GameBase:
 
     @property
     def game_type(self) -> GameType:
-        """This game's declared :class:`GameType`."""
-        return game_module(self.name).GAME_TYPE
+        """This game's :class:`GameType` as its plug-in registers it (every bot, the coach's included)."""
+        from .plugins import plugin
+
+        return plugin(self.name).game_type
 
     def new_game_options(self) -> dict[str, Any]:
         """The keywords that make an equal game with ``new_game(**...)``."""

@@ -31,7 +31,7 @@ import pyspiel
 
 from . import core
 
-__all__ = ["ActionIds", "SHORT_NAMES", "MAX_ACTION_IDS", "MAX_GAME_LENGTH", "short_name", "register"]
+__all__ = ["ActionIds", "MAX_ACTION_IDS", "MAX_GAME_LENGTH", "short_name", "register"]
 
 MAX_ACTION_IDS = 20_000
 """The declared ``num_distinct_actions`` (a bound on the notations any game of ours uses)."""
@@ -39,13 +39,11 @@ MAX_ACTION_IDS = 20_000
 MAX_GAME_LENGTH = 200_000
 """The declared ``max_game_length`` (the lab's bound on the actions of one game)."""
 
-SHORT_NAMES = {name: f"treegames_{name}" for name in core.GAME_NAMES}
-"""Our game name -> its OpenSpiel short name."""
 
 
 def short_name(game: str) -> str:
     """The OpenSpiel short name of one of our games."""
-    return SHORT_NAMES[game]
+    return f"treegames_{core.game_module(game).GAME_TYPE.name}"
 
 
 class ActionIds:
@@ -77,7 +75,8 @@ class ActionIds:
         return self._texts[action_id]
 
 
-_ACTION_IDS = {name: ActionIds() for name in core.GAME_NAMES}
+_ACTION_IDS: dict[str, ActionIds] = {}
+"""Each registered game's ids, made when the game is first registered with pyspiel."""
 
 
 def _game_type(name: str) -> pyspiel.GameType:
@@ -107,7 +106,7 @@ def _game_type(name: str) -> pyspiel.GameType:
 def _make_game_class(name: str) -> type:
     """The pyspiel.Game subclass for one of our games."""
     spiel_type = _game_type(name)
-    ids = _ACTION_IDS[name]
+    ids = _ACTION_IDS.setdefault(name, ActionIds())
 
     class TreegamesGame(pyspiel.Game):
         """One of our games as an OpenSpiel game (see the module docstring)."""
@@ -215,7 +214,7 @@ def register() -> list[str]:
     """Register every game with pyspiel (once per process); their short names."""
     names = []
     registered = set(pyspiel.registered_names())
-    for name in core.GAME_NAMES:
+    for name in core.game_names():
         if short_name(name) not in registered:
             pyspiel.register_game(_game_type(name), _make_game_class(name))
         names.append(short_name(name))

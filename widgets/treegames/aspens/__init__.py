@@ -72,7 +72,6 @@ Modules: :mod:`.data` (the board, the players and the rulebook's numbers),
 """
 
 from ..core import GameType, RandomBot
-from ..search.bots import COACH_BOTS
 from .actions import (
     END_TURN,
     CascadeTiming,
@@ -119,7 +118,7 @@ GAME_TYPE = GameType(
     has_chance=True,
     has_hidden_information=False,
     options=OPTIONS,
-    bots={"greedy": GreedyBot, "random": RandomBot, **COACH_BOTS},
+    bots={"greedy": GreedyBot, "random": RandomBot},  # the plug-in (plugin.py) adds the coach
 )
 """What Aspens is: 2 players, chance (first player, Sun and Wind dice), nothing hidden, its options."""
 

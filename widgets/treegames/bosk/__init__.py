@@ -91,7 +91,6 @@ follows.  Each choice lives in one place, as data or a named option.
 """
 
 from ..core import GameType, RandomBot
-from ..search.bots import COACH_BOTS
 from .actions import NOTATION_HELP, Action, Kind, NotationError, Phase, TurnEnd, parse_action
 from .bots import GreedyBot
 from .data import (
@@ -135,7 +134,7 @@ GAME_TYPE = GameType(
     has_chance=True,
     has_hidden_information=False,
     options=OPTIONS,
-    bots={"greedy": GreedyBot, "random": RandomBot, **COACH_BOTS},
+    bots={"greedy": GreedyBot, "random": RandomBot},  # the plug-in (plugin.py) adds the coach
 )
 """What Bosk is: 2-4 players, one chance node (the start player), nothing hidden, its options."""
 

@@ -184,7 +184,6 @@ notation; unreadable notation raises :class:`NotationError`, an ``IllegalAction`
 """
 
 from ..core import GameType, RandomBot
-from ..search.bots import COACH_BOTS
 from .actions import Action, NotationError, Phase, Verb, parse_action
 from .bots import GreedyBot
 from .data import (
@@ -224,7 +223,7 @@ GAME_TYPE = GameType(
     has_chance=True,
     has_hidden_information=True,
     options=OPTIONS,
-    bots={"greedy": GreedyBot, "random": RandomBot, **COACH_BOTS},
+    bots={"greedy": GreedyBot, "random": RandomBot},  # the plug-in (plugin.py) adds the coach
 )
 """What Mighty Trees is: 2-8 players, chance (habitat, deal, draws, first player), hidden hands, its options."""
 

@@ -175,9 +175,10 @@ class _Play:
 
 def _game_type(name: str) -> core.GameType:
     """The GameType of ``name``; BadRequest if there is no such game."""
-    if not isinstance(name, str) or name not in core.GAME_NAMES:
-        raise BadRequest(f"There is no game {core.quote(name)}; the games are {', '.join(core.GAME_NAMES)}.")
-    return core.games()[name]
+    games = core.games()
+    if not isinstance(name, str) or name not in games:
+        raise BadRequest(f"There is no game {core.quote(name)}; the games are {', '.join(games)}.")
+    return games[name]
 
 
 def _new_game(game: str, options: dict) -> Any:

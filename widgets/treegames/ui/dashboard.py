@@ -82,7 +82,7 @@ class GameDashboard(widgets.VBox):
 
     def __init__(self, seed: int = 1, seats: tuple | None = None, options: dict | None = None,
                  answer: bool = True, speed: int = 10):
-        self.game_type = self.game_module.GAME_TYPE
+        self.game_type = core.games()[self.game_module.GAME_TYPE.name]  # the plug-in's: the coach's bots too
         self._task = None
         self._thinking = False
         self._log_cache: dict[int, tuple[object, str]] = {}

@@ -1,0 +1,91 @@
+"""Games as plug-ins: each game registers one :class:`GamePlugin` under the entry point group ``treegames.games``.
+
+A game's package holds its engine (which imports neither the search nor the UI) and a ``plugin`` module
+whose ``GAME`` object composes the engine with what is built on top of it (the coach's bots today).
+``pyproject.toml`` names that object::
+
+    [project.entry-points."treegames.games"]
+    mygame = "mypackage.plugin:GAME"
+
+:func:`plugins` reads the entry points once and checks each object; a plug-in that cannot load, is not a
+:class:`GamePlugin` or registers under another name than its game's raises :class:`PluginError` naming the
+entry point. Menus list the games by ``order``, then by name. Nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from types import ModuleType
+
+from .core import GameType, OptionError, quote
+
+__all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "PluginError", "plugins", "plugin", "game_names"]
+
+ENTRY_POINT_GROUP = "treegames.games"
+"""The entry point group every game registers its :class:`GamePlugin` in."""
+
+
+class PluginError(OptionError):
+    """A game plug-in that cannot be used (it failed to load, or is not what it says it is)."""
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """One game as the rest of treegames sees it: its engine and type, with every bot (the coach's included)."""
+
+    game_type: GameType
+    """The game's type, its ``bots`` holding the engine's own bots and the coach's levels."""
+    engine: ModuleType
+    """The engine package: ``new_game(**options)``, ``GAME_TYPE``, ``GreedyBot`` and ``PLAYER_NAMES``."""
+    order: int = 100
+    """Where menus list the game (lower first; ties by name)."""
+
+    @property
+    def name(self) -> str:
+        """The game's name, as saved games and tables store it."""
+        return self.game_type.name
+
+    @property
+    def title(self) -> str:
+        """The game's name for people."""
+        return self.game_type.title
+
+
+@functools.cache
+def plugins() -> dict[str, GamePlugin]:
+    """Every registered game's plug-in by name, in menu order (the entry points are read once)."""
+    found: dict[str, GamePlugin] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = point.load()
+        except Exception as err:  # noqa: BLE001 - any failure is reported with the entry point's name
+            raise PluginError(f"the game plug-in {quote(point.name)} ({point.value}) failed to load: "
+                              f"{type(err).__name__}: {err}") from err
+        if not isinstance(obj, GamePlugin):
+            raise PluginError(f"the game plug-in {quote(point.name)} ({point.value}) is a "
+                              f"{type(obj).__name__}, not a GamePlugin")
+        if obj.name != point.name:
+            raise PluginError(f"the game plug-in {quote(point.name)} ({point.value}) is the game "
+                              f"{quote(obj.name)}: an entry point's name must be its game's name")
+        if obj.name in found and found[obj.name] is not obj:
+            raise PluginError(f"two plug-ins register the game {quote(obj.name)}")
+        found[obj.name] = obj
+    if not found:
+        raise PluginError(f"no game is registered under the entry point group {quote(ENTRY_POINT_GROUP)}: "
+                          "install treegames (pip install -e .) so that its games are registered")
+    return {p.name: p for p in sorted(found.values(), key=lambda p: (p.order, p.name))}
+
+
+def game_names() -> tuple[str, ...]:
+    """The registered games' names, in the order a menu lists them."""
+    return tuple(plugins())
+
+
+def plugin(name: str) -> GamePlugin:
+    """The plug-in of the game called ``name``; OptionError naming the games if there is none."""
+    found = plugins()
+    if not isinstance(name, str) or name not in found:
+        raise OptionError(f"there is no game {quote(name)}; the games are: {', '.join(found)}")
+    return found[name]
