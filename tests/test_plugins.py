@@ -74,3 +74,21 @@ def test_no_registered_game_says_how_to_register_them(registry):
 
 def test_a_plugin_error_is_a_value_error_the_views_already_show():
     assert issubclass(plugins.PluginError, core.OptionError) and issubclass(plugins.PluginError, ValueError)
+
+
+def test_the_coach_review_and_lab_take_their_game_words_and_budgets_from_the_plugin(monkeypatch):
+    from dataclasses import replace
+
+    from treegames.lab import shared_chance
+    from treegames.search import Level, Rollout, iterations_for, iterations_for_review, rollout_for
+
+    for name, plugin in plugins.plugins().items():
+        assert iterations_for_review(name) == plugin.review_iterations
+        assert shared_chance(name) == plugin.shared_chance
+        assert rollout_for(name) is Rollout(plugin.coach_rollout)
+    tuned = replace(plugins.plugin("aspens"), coach_scale={2: 3}, coach_rollout="greedy", review_iterations=7,
+                    shared_chance="the same weather")
+    monkeypatch.setitem(plugins.plugins(), "aspens", tuned)
+    assert iterations_for(Level.EASY, "aspens", 2) == 3 * iterations_for(Level.EASY, "bosk", 99)
+    assert rollout_for("aspens") is Rollout.GREEDY and iterations_for_review("aspens") == 7
+    assert shared_chance("aspens") == "the same weather"

@@ -6,12 +6,10 @@ import random
 
 import pytest
 
-from treegames import core
+from treegames import core, plugins
 from treegames.lab import TournamentSpec, run_tournament
 from treegames.search import (
     COACH_BOTS,
-    GAME_ROLLOUT,
-    GAME_SCALE,
     LEVEL_ITERATIONS,
     CoachBot,
     Level,
@@ -35,14 +33,17 @@ def test_every_game_offers_the_coach_at_three_budgets_that_grow():
 
 def test_a_game_with_quicker_playouts_gets_a_proportionally_bigger_budget():
     bosk = core.games()["bosk"].new_game(players=2).new_initial_state()
-    assert GAME_SCALE[("bosk", 2)] > 1
+    scale = plugins.plugin("bosk").coach_scale
+    assert scale[2] > 1
     assert COACH_BOTS["coach-medium"](random.Random(1)).budget(bosk) == iterations_for(Level.MEDIUM, "bosk", 2)
-    assert iterations_for(Level.MEDIUM, "bosk", 2) == LEVEL_ITERATIONS[Level.MEDIUM] * GAME_SCALE[("bosk", 2)]
+    assert iterations_for(Level.MEDIUM, "bosk", 2) == LEVEL_ITERATIONS[Level.MEDIUM] * scale[2]
     assert CoachBot(random.Random(1), iterations=7).budget(bosk) == 7
 
 
 def test_the_coach_plays_out_greedily_only_where_that_is_its_games_choice():
-    assert rollout_for("mighty_trees") is Rollout.GREEDY and GAME_ROLLOUT == {"mighty_trees": Rollout.GREEDY}
+    assert rollout_for("mighty_trees") is Rollout.GREEDY
+    assert {name: p.coach_rollout for name, p in plugins.plugins().items()} == {
+        "aspens": "random", "bosk": "random", "mighty_trees": "greedy"}
     assert rollout_for("aspens") is rollout_for("bosk") is Rollout.RANDOM
     game = core.games()["mighty_trees"].new_game()
     bot = CoachBot(random.Random(1), iterations=3)

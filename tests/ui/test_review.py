@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import harness
+from treegames import plugins
 from treegames.search import REVIEW_NOTE
-from treegames.search import review as engine_review
 from treegames.ui.aspens.play import AspensPlay
 from treegames.ui.bosk.play import BoskPlay
 from treegames.ui.mighty_trees.play import MightyTreesPlay
@@ -16,11 +18,16 @@ from treegames.ui.scene import Polygons
 pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
 
 
+def review_budget(monkeypatch, game: str, playouts: int) -> None:
+    """Reviews of ``game`` spend ``playouts`` per position for this test (its plug-in, replaced for the test)."""
+    monkeypatch.setitem(plugins.plugins(), game, replace(plugins.plugin(game), review_iterations=playouts))
+
+
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch):
     """Reviews that spend a few playouts per position, so the tests stay quick."""
     for game, playouts in (("aspens", 4), ("bosk", 12), ("mighty_trees", 12)):
-        monkeypatch.setitem(engine_review.REVIEW_ITERATIONS, game, playouts)
+        review_budget(monkeypatch, game, playouts)
 
 
 def finished(page):
@@ -97,7 +104,7 @@ def test_picking_a_row_shows_the_board_before_that_move_with_the_move_and_the_co
 
 
 def test_cancel_keeps_the_rows_so_far_and_review_goes_on_from_there(monkeypatch):
-    monkeypatch.setitem(engine_review.REVIEW_ITERATIONS, "bosk", 1_000_000)
+    review_budget(monkeypatch, "bosk", 1_000_000)
     w = finished(PAGES[1])
     panel = w.review_panel
     assert panel.start()
@@ -107,7 +114,7 @@ def test_cancel_keeps_the_rows_so_far_and_review_goes_on_from_there(monkeypatch)
     assert panel.status is ReviewStatus.DONE and not panel.review.finished
     assert "cancelled" in panel.note.value and panel.cancel_button.disabled and not panel.review_button.disabled
     review = panel.review
-    monkeypatch.setitem(engine_review.REVIEW_ITERATIONS, "bosk", 12)
+    review_budget(monkeypatch, "bosk", 12)
     review.iterations = 12
     assert panel.start() and panel.wait(harness.DEADLINE)
     assert panel.review is review and review.finished
@@ -115,7 +122,7 @@ def test_cancel_keeps_the_rows_so_far_and_review_goes_on_from_there(monkeypatch)
 
 @pytest.mark.parametrize("change", ["new game", "undo", "open"])
 def test_a_changed_game_cancels_the_review_and_clears_it(monkeypatch, change):
-    monkeypatch.setitem(engine_review.REVIEW_ITERATIONS, "bosk", 1_000_000)
+    review_budget(monkeypatch, "bosk", 1_000_000)
     w = finished(PAGES[1])
     panel = w.review_panel
     saved = w.save_text()

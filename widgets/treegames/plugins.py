@@ -1,7 +1,8 @@
 """Games as plug-ins: each game registers one :class:`GamePlugin` under the entry point group ``treegames.games``.
 
 A game's package holds its engine (which imports neither the search nor the UI) and a ``plugin`` module
-whose ``GAME`` object composes the engine with what is built on top of it (the coach's bots today).
+whose ``GAME`` object composes the engine with what is built on top of it: the coach's bots and its
+tuning (budget scale, playout policy, review budget) and the lab's words for what paired games share.
 ``pyproject.toml`` names that object::
 
     [project.entry-points."treegames.games"]
@@ -15,7 +16,8 @@ entry point. Menus list the games by ``order``, then by name. Nothing here names
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from types import ModuleType
 
@@ -41,6 +43,14 @@ class GamePlugin:
     """The engine package: ``new_game(**options)``, ``GAME_TYPE``, ``GreedyBot`` and ``PLAYER_NAMES``."""
     order: int = 100
     """Where menus list the game (lower first; ties by name)."""
+    coach_scale: Mapping[int, int] = field(default_factory=dict, compare=False)
+    """Players -> how many times the coach's base budget a move gets (where playouts are much quicker)."""
+    coach_rollout: str = "random"
+    """The coach's playout policy in this game: ``"random"`` or ``"greedy"`` (``treegames.search.Rollout``)."""
+    review_iterations: int = 120
+    """Playouts per position when a finished game is reviewed."""
+    shared_chance: str = "the same chance seed: the same first-player draw and the same random numbers"
+    """What two lab games with the same chance seed share, in a phrase (the lab's paired comparison says it)."""
 
     @property
     def name(self) -> str:

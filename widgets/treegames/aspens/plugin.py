@@ -1,4 +1,4 @@
-"""Aspens as a treegames plug-in: its engine with the coach's bots (registered in pyproject.toml).
+"""Aspens as a treegames plug-in: its engine with the coach and the lab's words (registered in pyproject.toml).
 
 The engine package imports neither the search nor the UI; this module composes them (:mod:`treegames.plugins`).
 """
@@ -12,6 +12,12 @@ import treegames.aspens as engine
 from ..plugins import GamePlugin
 from ..search.bots import COACH_BOTS
 
-GAME = GamePlugin(game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}), engine=engine,
-                  order=1)
-"""Aspens's plug-in: the entry point ``treegames.games`` / ``aspens`` names it."""
+GAME = GamePlugin(
+    game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
+    engine=engine,
+    order=1,
+    review_iterations=32,  # benchmarks/bench_review.py on a 2-core machine
+    shared_chance="the same first-player draw and the same random numbers for the Sun and Wind dice "
+                  "(the same rolls for as long as both games roll alike)",
+)
+"""Aspens' plug-in: the entry point ``treegames.games`` / ``aspens`` names it."""

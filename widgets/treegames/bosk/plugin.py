@@ -1,4 +1,4 @@
-"""Bosk as a treegames plug-in: its engine with the coach's bots (registered in pyproject.toml).
+"""Bosk as a treegames plug-in: its engine with the coach and the lab's words (registered in pyproject.toml).
 
 The engine package imports neither the search nor the UI; this module composes them (:mod:`treegames.plugins`).
 """
@@ -12,6 +12,12 @@ import treegames.bosk as engine
 from ..plugins import GamePlugin
 from ..search.bots import COACH_BOTS
 
-GAME = GamePlugin(game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}), engine=engine,
-                  order=2)
+GAME = GamePlugin(
+    game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
+    engine=engine,
+    order=2,
+    coach_scale={2: 5, 3: 2, 4: 2},  # playouts are quick here (Bosk 2p: about 2,000 random ones a second)
+    review_iterations=240,  # benchmarks/bench_review.py on a 2-core machine
+    shared_chance="the same start player (Bosk's only chance event)",
+)
 """Bosk's plug-in: the entry point ``treegames.games`` / ``bosk`` names it."""

@@ -20,10 +20,8 @@ With ``rotate=True`` the games come in *blocks* of one game per seat: within a
 block every game uses the same seeds, and the line-up is turned one seat on per
 game, so each bot sits in each seat once with the same chance seed (common
 random numbers): the same first-player draw, and the same random numbers for
-every later chance event.  What that shares differs by game
-(:func:`shared_chance`): Bosk's only chance event is the start player, Aspens'
-dice match while both games roll alike, and in Mighty Trees the cards drawn
-match only while both games draw from the same pile in the same way.  With two players a
+every later chance event.  What that shares differs by game: each game's plug-in
+says it in a phrase (:func:`shared_chance`).  With two players a
 block is a pair of games in which the two bots swap seats; the paired
 comparison in :mod:`.results` compares the bots within pairs.  A bot's own
 random stream follows the bot, not the seat.  With ``rotate=False`` every game
@@ -44,6 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import core
+from ..plugins import plugin
 
 __all__ = [
     "MAX_GAMES",
@@ -126,19 +125,9 @@ def seat_names(game: str, players: int) -> list[str]:
     return [f"P{i + 1}" for i in range(players)]
 
 
-SHARED_CHANCE = {
-    "aspens": "the same first-player draw and the same random numbers for the Sun and Wind dice "
-              "(the same rolls for as long as both games roll alike)",
-    "bosk": "the same start player (Bosk's only chance event)",
-    "mighty_trees": "the same first habitat and first-player draw, and the same random numbers for the card draws "
-                    "(the same cards only while both games draw from the same pile alike)",
-}
-"""What the games of a rotated block share, by game, in a phrase."""
-
-
 def shared_chance(game: str) -> str:
-    """What two games with the same chance seed share, in a phrase (a generic one for a game not listed)."""
-    return SHARED_CHANCE.get(game, "the same chance seed: the same first-player draw and the same random numbers")
+    """What two games with the same chance seed share, in a phrase (the game plug-in's ``shared_chance``)."""
+    return plugin(game).shared_chance
 
 
 # --------------------------------------------------------------------------

@@ -12,8 +12,6 @@ Imports go worlds <- mcts <- parallel <- bots <- review; the game packages impor
 
 from .bots import (
     COACH_BOTS,
-    GAME_ROLLOUT,
-    GAME_SCALE,
     LEVEL_ITERATIONS,
     LEVEL_TREES,
     CoachBot,
@@ -29,7 +27,6 @@ from .parallel import ParallelSearch
 from .review import (
     COMPARED_SHARE,
     LINE_CAPTION,
-    REVIEW_ITERATIONS,
     REVIEW_NOTE,
     TURNING_MARK,
     TURNING_POINTS,
@@ -46,9 +43,9 @@ from .review import (
 from .worlds import HiddenInformationError, WorldSampler, unseen_cards
 
 __all__ = [
-    "COACH_BOTS", "GAME_ROLLOUT", "GAME_SCALE", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "COACH_BOTS", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler", "unseen_cards",
     "Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions", "turning_points",
-    "iterations_for_review", "REVIEW_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE",
+    "iterations_for_review", "COMPARED_SHARE", "TURNING_POINTS", "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE",
 ]

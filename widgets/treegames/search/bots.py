@@ -3,11 +3,11 @@
 The budgets count playouts, not seconds, so a coach's moves depend only on its
 seed: tournaments in the lab replay exactly whichever worker plays them.  A game
 with a single legal move is answered at once.  Each level has a base budget
-(:data:`LEVEL_ITERATIONS`), multiplied per game by :data:`GAME_SCALE` where
-random playouts are much quicker than in Aspens (two-player Bosk games are short),
-so that coach-medium answers in about a second or less on a 2-core machine in
-every game (``benchmarks/bench_coach.py`` measures it).  The playouts are random,
-except in Mighty Trees where greedy ones cost little more (:data:`GAME_ROLLOUT`).
+(:data:`LEVEL_ITERATIONS`), multiplied by the game's ``coach_scale`` (its plug-in,
+:mod:`treegames.plugins`) where random playouts are much quicker, so that coach-medium
+answers in about a second or less on a 2-core machine in every game
+(``benchmarks/bench_coach.py`` measures it).  The playouts follow the game's
+``coach_rollout``: random, or greedy where greedy ones cost little more.
 
 coach-medium and coach-hard search root-parallel (:data:`LEVEL_TREES` trees,
 :mod:`.parallel`): on a Play page the second tree grows in a worker process when
@@ -23,10 +23,11 @@ from enum import StrEnum
 from typing import Any
 
 from .. import core
+from ..plugins import plugin
 from .mcts import Budget, Rollout, Search
 from .parallel import ParallelSearch
 
-__all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "GAME_SCALE", "GAME_ROLLOUT", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
+__all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
 
 
 class Level(StrEnum):
@@ -38,33 +39,19 @@ class Level(StrEnum):
 
 
 LEVEL_ITERATIONS = {Level.EASY: 25, Level.MEDIUM: 200, Level.HARD: 800}
-"""Playouts per move at each level (Aspens and Mighty Trees; see GAME_SCALE)."""
+"""Playouts per move at each level (times the game's ``coach_scale``)."""
 
 LEVEL_TREES = {Level.EASY: 1, Level.MEDIUM: 2, Level.HARD: 2}
 """Root-parallel trees per level (the playouts are shared among them; see :mod:`.parallel`)."""
 
-GAME_SCALE = {("bosk", 2): 5, ("bosk", 3): 2, ("bosk", 4): 2}
-"""(game, players) -> budget multiplier, from measured playout speed (Bosk 2p: about 2,000 random playouts/s)."""
-
-
-GAME_ROLLOUT = {"mighty_trees": Rollout.GREEDY}
-"""Game -> its playout policy where greedy playouts pay (default random).
-
-Mighty Trees games between GreedyBots are about five times shorter than random ones,
-so a greedy playout there costs only one to three random ones, and with 200 playouts
-a move the greedy-playout coach beat GreedyBot 7 times in 10 against 3 in 10 for the
-random-playout one (a small sample: ``bench_coach.py`` measures it); in Aspens and
-Bosk greedy playouts are 5-50 times slower than random ones."""
-
-
 def rollout_for(game: str) -> Rollout:
-    """The coach's playout policy in ``game``."""
-    return GAME_ROLLOUT.get(game, Rollout.RANDOM)
+    """The coach's playout policy in ``game`` (its plug-in's ``coach_rollout``)."""
+    return Rollout(plugin(game).coach_rollout)
 
 
 def iterations_for(level: Level, game: str, players: int) -> int:
-    """Playouts per move for ``level`` in ``game`` with ``players`` seats."""
-    return LEVEL_ITERATIONS[level] * GAME_SCALE.get((game, players), 1)
+    """Playouts per move for ``level`` in ``game`` with ``players`` seats (times its plug-in's ``coach_scale``)."""
+    return LEVEL_ITERATIONS[level] * plugin(game).coach_scale.get(players, 1)
 
 
 class CoachBot:

@@ -5,7 +5,7 @@ move; chance nodes and forced moves are skipped):
 
 1. **One search per decision position.**  A :class:`~.mcts.Search` (the coach's
    own UCT, the game's playout policy from :func:`~.bots.rollout_for`) runs
-   :data:`REVIEW_ITERATIONS` playouts from the position before the move.  In
+   :func:`iterations_for_review` playouts (the game plug-in's ``review_iterations``) from the position before the move.  In
    Mighty Trees it searches, as always, from what the mover could see then
    (:class:`~.worlds.WorldSampler` deals the unseen cards at random for every
    playout): the hidden cards of the real game are never read.
@@ -49,20 +49,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import core
+from ..plugins import plugin
 from .bots import rollout_for
 from .mcts import Budget, MoveStats, Progress, Search, SearchError, _cancel_check, _Node
 
 __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions",
-           "turning_points", "REVIEW_ITERATIONS", "DEFAULT_ITERATIONS", "COMPARED_SHARE", "TURNING_POINTS",
+           "turning_points", "COMPARED_SHARE", "TURNING_POINTS",
            "TURNING_THRESHOLD", "TURNING_MARK", "LINE_CAPTION", "REVIEW_NOTE", "iterations_for_review"]
-
-REVIEW_ITERATIONS = {"aspens": 32, "bosk": 240, "mighty_trees": 160}
-"""Playouts per reviewed position, per game, from ``benchmarks/bench_review.py`` on a 2-core machine: a typical
-Bosk or Mighty Trees game takes 5-7 s of one core, an Aspens game (some 250 decisions, slow playouts) about half a
-minute at 32 (49 s at 48); the rows are shown as they come."""
-
-DEFAULT_ITERATIONS = 120
-"""Playouts per position in a game not listed in REVIEW_ITERATIONS."""
 
 COMPARED_SHARE = 0.25
 """The coach's choice and the played move each get at least this share of a position's playouts (topped up)."""
@@ -181,8 +174,8 @@ def player_name(player: int, names: Sequence[str] = ()) -> str:
 
 
 def iterations_for_review(game: str) -> int:
-    """Playouts per reviewed position in ``game``."""
-    return REVIEW_ITERATIONS.get(game, DEFAULT_ITERATIONS)
+    """Playouts per reviewed position in ``game`` (its plug-in's ``review_iterations``, from bench_review.py)."""
+    return plugin(game).review_iterations
 
 
 # ------------------------------------------------------------------ one position
