@@ -92,3 +92,13 @@ def test_the_coach_review_and_lab_take_their_game_words_and_budgets_from_the_plu
     assert iterations_for(Level.EASY, "aspens", 2) == 3 * iterations_for(Level.EASY, "bosk", 99)
     assert rollout_for("aspens") is Rollout.GREEDY and iterations_for_review("aspens") == 7
     assert shared_chance("aspens") == "the same weather"
+
+
+def test_a_game_with_hidden_information_and_only_such_a_game_brings_an_observer():
+    for plugin in plugins.plugins().values():
+        assert (plugin.observer is not None) == plugin.game_type.has_hidden_information, plugin.name
+        if plugin.observer is not None:
+            state = plugin.engine.new_game().new_initial_state()
+            for seat in (None, 0):
+                view = plugin.observer.view(state, seat)
+                assert plugin.observer.view_from_json(plugin.observer.view_to_json(view)) == view

@@ -25,9 +25,9 @@ import pytest
 
 import harness
 from treegames import mighty_trees as mt
+from treegames.mighty_trees.observer import OBSERVER
 from treegames.tables import codes
 from treegames.tables.authority import Authority
-from treegames.tables.views import player_view_to_json, public_view
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.table_scene import table_scene
 
@@ -143,11 +143,11 @@ def card_words(card) -> set[str]:
 
 def public_text(state) -> str:
     """Everything public at a moment: every face-up card's words, the habitat card's own, the public explanation."""
-    view = public_view(state)
+    view = OBSERVER.view(state, None)
     cards = [*view.litter, *view.trends, *(c for c, _owner, _rounds in view.weather),
              *(c for side in view.understory + view.canopy for c in side if c is not None)]
     words = {w for c in cards for w in card_words(c)}
-    return json.dumps(player_view_to_json(view)) + " ".join(sorted(words)) + repr(state.habitat_card) + state.explain(mt.PUBLIC)
+    return json.dumps(OBSERVER.view_to_json(view)) + " ".join(sorted(words)) + repr(state.habitat_card) + state.explain(mt.PUBLIC)
 
 
 FIXED = rules_note_html() + MightyTreesPlay().legend_html()

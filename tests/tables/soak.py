@@ -23,9 +23,9 @@ from typing import Any
 from tables_helpers import TEACHER, check_acks, full_table, logged, misplaced_acks, mover
 
 import harness
+from treegames.mighty_trees.observer import OBSERVER
 from treegames.tables.authority import Authority, replay_table
 from treegames.tables.errors import NotYourTurn, StaleVersion
-from treegames.tables.views import player_view_to_json
 
 SOAK_GAMES = ("aspens", "bosk", "mighty_trees")
 
@@ -181,7 +181,7 @@ def soak(authority: Authority, players: int = 30, tables: int = 15, seconds: flo
 
 def _seen_state(view: Any, state: Any) -> Any:
     """What ``view`` shows of ``state`` at its version: the saved state, or the seat's hidden-card view."""
-    return state.to_json() if view.saved is not None else player_view_to_json(state.view_for(view.seat))
+    return state.to_json() if view.saved is not None else OBSERVER.view_to_json(OBSERVER.view(state, view.seat))
 
 
 def check_soak(authority: Authority, result: SoakResult) -> dict:

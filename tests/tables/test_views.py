@@ -5,14 +5,17 @@ And the views are the log: replaying ``log_of(table)`` through the engine gives 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
 import pytest
 from tables_helpers import full_table, mover
 
+from treegames import mighty_trees as mt
+from treegames.mighty_trees.observer import OBSERVER
 from treegames.tables.authority import replay_table
-from treegames.tables.views import TableView, player_view_from_json, player_view_to_json, public_view
+from treegames.tables.views import TableView
 
 
 def wire(view: TableView) -> str:
@@ -67,7 +70,9 @@ def test_a_spectators_mighty_trees_view_is_the_public_view(authority):
     assert view.seat is None and view.legal == [] and view.places == {}
     assert view.player_view["hand"] == [] and view.saved is None
     state = authority.state_of(tickets[0].table_id)
-    assert view.player_view == player_view_to_json(public_view(state))
+    public = dataclasses.replace(state.view_for(0), player=mt.PUBLIC, hand=())  # every public card, no Command
+    assert OBSERVER.view(state, None) == public
+    assert view.player_view == OBSERVER.view_to_json(public)
 
 
 @pytest.mark.parametrize("game", ["aspens", "bosk", "mighty_trees"])
@@ -92,8 +97,8 @@ def test_replaying_the_log_gives_exactly_what_every_view_shows(authority, other_
         assert view.legal == ([str(a) for a in state.legal_actions()] if mine else [])
         assert len(view.log) == len(other_authority.log_of(table_id))
         if game == "mighty_trees":
-            expected = state.view_for(seat) if seat is not None else public_view(state)
-            assert player_view_from_json(view.player_view) == expected
+            expected = state.view_for(seat) if seat is not None else OBSERVER.view(state, None)
+            assert OBSERVER.view_from_json(view.player_view) == expected
             assert view.saved is None
         else:
             assert view.saved == state.to_json()

@@ -213,9 +213,9 @@ def test_a_spectator_sees_the_public_table_only_and_follows(pair, authority):
 
 def mt_public(state):
     """The public view the authority sends spectators."""
-    from treegames.tables.views import public_view
+    from treegames.mighty_trees.observer import OBSERVER
 
-    return public_view(state)
+    return OBSERVER.view(state, None)
 
 
 def test_leaving_the_table_gives_the_page_a_game_of_its_own(pair):

@@ -20,10 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from types import ModuleType
+from typing import Any, Protocol
 
 from .core import GameType, OptionError, quote
 
-__all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "PluginError", "plugins", "plugin", "game_names"]
+__all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "Observer", "PluginError", "plugins", "plugin", "game_names"]
 
 ENTRY_POINT_GROUP = "treegames.games"
 """The entry point group every game registers its :class:`GamePlugin` in."""
@@ -31,6 +32,31 @@ ENTRY_POINT_GROUP = "treegames.games"
 
 class PluginError(OptionError):
     """A game plug-in that cannot be used (it failed to load, or is not what it says it is)."""
+
+
+class Observer(Protocol):
+    """What one seat of a shared table may see, for a game with hidden information (its plug-in's ``observer``).
+
+    A game without hidden information has none: every seat sees the whole state (its ``to_json()``).
+    """
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        """What ``seat`` sees (None: a spectator, who sees only what is public)."""
+
+    def view_to_json(self, view: Any) -> dict:
+        """A view as the JSON-safe dict the tables send."""
+
+    def view_from_json(self, data: dict | str) -> Any:
+        """The view :meth:`view_to_json` wrote (ValueError if it names something the game does not have)."""
+
+    def explain(self, state: Any, seat: int | None) -> str:
+        """The engine's explanation of this moment for ``seat``'s eyes."""
+
+    def places(self, state: Any, seat: int) -> dict[str, list[str]]:
+        """Every place ``seat`` can see, with the notation of its legal actions there."""
+
+    def private_words(self, before: Any, action: Any) -> dict[int, str]:
+        """Seat -> its own sentence for ``action`` where that differs from the public one (a card drawn to it)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,8 @@ class GamePlugin:
     """Playouts per position when a finished game is reviewed."""
     shared_chance: str = "the same chance seed: the same first-player draw and the same random numbers"
     """What two lab games with the same chance seed share, in a phrase (the lab's paired comparison says it)."""
+    observer: Observer | None = None
+    """For a game with hidden information: what each seat of a shared table may see (else None)."""
 
     @property
     def name(self) -> str:

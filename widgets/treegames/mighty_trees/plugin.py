@@ -1,4 +1,4 @@
-"""Mighty Trees as a treegames plug-in: its engine with the coach and the lab's words (registered in pyproject.toml).
+"""Mighty Trees as a treegames plug-in: its engine with the coach, the lab's words and the observer (registered in pyproject.toml).
 
 The engine package imports neither the search nor the UI; this module composes them (:mod:`treegames.plugins`).
 """
@@ -11,6 +11,7 @@ import treegames.mighty_trees as engine
 
 from ..plugins import GamePlugin
 from ..search.bots import COACH_BOTS
+from .observer import OBSERVER
 
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
@@ -20,6 +21,7 @@ GAME = GamePlugin(
     # random ones; at 200 playouts a move the greedy-playout coach beat GreedyBot 7 times in 10, against 3 in
     # 10 for the random-playout one (a small sample: benchmarks/bench_coach.py measures it)
     coach_rollout="greedy",
+    observer=OBSERVER,  # hidden hands: what each seat of a shared table may see
     review_iterations=160,  # benchmarks/bench_review.py on a 2-core machine
     shared_chance="the same first habitat and first-player draw, and the same random numbers for the "
                   "card draws (the same cards only while both games draw from the same pile alike)",

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import core
+from ..plugins import plugin
 from . import codes
 from .errors import (
     BadRequest,
@@ -51,7 +52,7 @@ from .errors import (
 )
 from .limits import Limits
 from .store import Store, register_migrations
-from .views import TableSummary, TableView, Ticket, player_view_to_json, public_view
+from .views import TableSummary, TableView, Ticket
 
 __all__ = ["Authority", "MIGRATIONS", "PERSON", "replay_table"]
 
@@ -193,17 +194,9 @@ def _new_game(game: str, options: dict) -> Any:
 
 def _entry(before: Any, action: str, after: Any, version: int, seat: int | None) -> _Entry:
     """The log entry for ``action`` played from ``before``: the engine's sentences (a drawn card only to its receiver)."""
-    public = after.last_event
-    private: dict[int, str] = {}
-    if before.game.name == "mighty_trees" and before.current_player == core.CHANCE:
-        from ..mighty_trees import PUBLIC
-
-        hidden = before.describe(action, PUBLIC)
-        for player in range(before.num_players):
-            mine = before.describe(action, player)
-            if mine != hidden:
-                private[player] = mine
-    return _Entry(version, seat, action, public, private)
+    observer = plugin(before.game.name).observer
+    private = observer.private_words(before, action) if observer is not None else {}
+    return _Entry(version, seat, action, after.last_event, private)
 
 
 def replay_table(game: str, options: dict, actions: list[str]) -> Any:
@@ -334,8 +327,8 @@ class Authority:
         """What ``seat`` (None: a spectator) may see."""
         now = self.clock()
         state = play.state
-        gt = _game_type(row.game)
-        hidden = gt.has_hidden_information
+        observer = plugin(row.game).observer
+        hidden = observer is not None
         shown_seats = []
         for s in seats:
             person = s.kind == PERSON
@@ -348,13 +341,10 @@ class Authority:
         my_move = row.status == PLAYING and seat is not None and state.current_player == seat
         legal = [str(a) for a in state.legal_actions()] if my_move else []
         player_view = places = None
-        if hidden:
-            view = state.view_for(seat) if seat is not None else public_view(state)
-            player_view = player_view_to_json(view)
-            places = self._places(state, seat) if my_move else {}
-            from ..mighty_trees import PUBLIC
-
-            explain = state.explain(PUBLIC if seat is None else seat)
+        if observer is not None:
+            player_view = observer.view_to_json(observer.view(state, seat))
+            places = observer.places(state, seat) if my_move else {}
+            explain = observer.explain(state, seat)
         else:
             explain = state.explain()
         return TableView(
@@ -364,21 +354,6 @@ class Authority:
             winners=[int(w) for w in state.winners()], hint_allowed=row.hint_allowed, log=log,
             saved=None if hidden else state.to_json(), player_view=player_view, legal=legal,
             places=places or {}, explain=explain, updated_ago=round(max(0.0, now - row.updated), 1))
-
-    @staticmethod
-    def _places(state: Any, seat: int) -> dict[str, list[str]]:
-        """Mighty Trees: every place ``seat`` can see with the notation of its legal actions there."""
-        candidates = [c.name for c in state.hand(seat)]
-        for p in range(state.num_players):
-            candidates += [c.name for c in state.understory(p) + state.canopy(p) if c is not None]
-            candidates.append(f"P{p + 1}")
-            candidates += [f"P{p + 1} {where} {i}" for where in ("understory", "canopy") for i in (1, 2)]
-        out = {}
-        for place in dict.fromkeys(candidates):
-            actions = state.actions_at(place)
-            if actions:
-                out[place] = [str(a) for a in actions]
-        return out
 
     def _touch(self, tx: Any, table_id: str, seat: int | None, token: str, seen: float | None) -> None:
         """Write that the holder was heard from now (at most every SEEN_EVERY seconds)."""

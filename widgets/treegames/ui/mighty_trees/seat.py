@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from ... import core
 from ... import mighty_trees as mt
+from ...mighty_trees.observer import OBSERVER
 from ...search import unseen_cards
-from ...tables.views import player_view_from_json
 
 __all__ = ["SeatState", "knowledge_state", "coach_state", "HIDDEN_CARD"]
 
@@ -73,7 +73,7 @@ class SeatState:
             raise ValueError("this table view carries no Mighty Trees player view")
         self.game = game
         self.table = table_view
-        self.view = player_view_from_json(table_view.player_view)
+        self.view = OBSERVER.view_from_json(table_view.player_view)
         self.seat = table_view.seat
         self.version = table_view.version
         self._legal = tuple(mt.parse_action(t) for t in table_view.legal)

@@ -87,10 +87,10 @@ KEPT_PICTURES = 600
 def _picture_scene(view):
     """The table's scene from what the overview may see (the public view for hidden cards), or None."""
     if view.player_view is not None:
-        from ...tables.views import player_view_from_json
+        from ...plugins import plugin
         from ..mighty_trees.table_scene import table_scene
 
-        return table_scene(player_view_from_json(view.player_view))
+        return table_scene(plugin(view.game).observer.view_from_json(view.player_view))
     if not view.saved:
         return None
     state = core.games()[view.game].new_game(**view.options).state_from_json(view.saved)
