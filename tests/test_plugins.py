@@ -102,3 +102,27 @@ def test_a_game_with_hidden_information_and_only_such_a_game_brings_an_observer(
             for seat in (None, 0):
                 view = plugin.observer.view(state, seat)
                 assert plugin.observer.view_from_json(plugin.observer.view_to_json(view)) == view
+
+
+def test_each_plugin_names_the_picture_of_a_table_and_loading_it_needs_no_ui_until_asked():
+    import subprocess
+    import sys
+
+    from treegames.ui.scene import Scene
+
+    for plugin in plugins.plugins().values():
+        assert plugin.picture is not None and ":" in plugin.picture
+        state = plugin.engine.new_game().new_initial_state()
+        seen = plugin.observer.view(state, None) if plugin.observer is not None else state
+        assert isinstance(plugin.load(plugin.picture)(seen), Scene)
+    code = "import sys, treegames; treegames.games(); print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", "reading the plug-ins loads no UI"
+
+
+def test_a_reference_that_cannot_load_names_the_game_and_the_reference():
+    plugin = plugins.plugin("bosk")
+    with pytest.raises(plugins.PluginError, match="'bosk' names 'treegames.ui.nowhere:picture'"):
+        plugin.load("treegames.ui.nowhere:picture")
+    with pytest.raises(plugins.PluginError, match="AttributeError"):
+        plugin.load("treegames.core:no_such_thing")

@@ -16,6 +16,7 @@ entry point. Menus list the games by ``order``, then by name. Nothing here names
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 
 from .core import GameType, OptionError, quote
 
-__all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "Observer", "PluginError", "plugins", "plugin", "game_names"]
+__all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "Observer", "resolve", "PluginError", "plugins", "plugin", "game_names"]
 
 ENTRY_POINT_GROUP = "treegames.games"
 """The entry point group every game registers its :class:`GamePlugin` in."""
@@ -79,6 +80,14 @@ class GamePlugin:
     """What two lab games with the same chance seed share, in a phrase (the lab's paired comparison says it)."""
     observer: Observer | None = None
     """For a game with hidden information: what each seat of a shared table may see (else None)."""
+    picture: str | None = None
+    """``"module:function"`` of the view drawing a table small for the teacher overview: called with the state
+    (or, with an observer, the public view) it returns a ``Scene``. Named, not imported, so that loading a
+    plug-in never loads the UI."""
+
+    def load(self, reference: str) -> Any:
+        """The object a ``"module:attribute"`` field names, imported now (PluginError naming it if it cannot be)."""
+        return resolve(reference, self.name)
 
     @property
     def name(self) -> str:
@@ -114,6 +123,16 @@ def plugins() -> dict[str, GamePlugin]:
         raise PluginError(f"no game is registered under the entry point group {quote(ENTRY_POINT_GROUP)}: "
                           "install treegames (pip install -e .) so that its games are registered")
     return {p.name: p for p in sorted(found.values(), key=lambda p: (p.order, p.name))}
+
+
+def resolve(reference: str, game: str = "") -> Any:
+    """The object ``"package.module:attribute"`` names; PluginError naming the game and the reference if none."""
+    module, _, attribute = str(reference).partition(":")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError, ValueError) as err:
+        raise PluginError(f"the game plug-in {quote(game)} names {quote(reference)}, which cannot be loaded: "
+                          f"{type(err).__name__}: {err}") from err
 
 
 def game_names() -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from ..search.bots import COACH_BOTS
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
     engine=engine,
+    picture="treegames.ui.aspens.scene:overview_scene",  # the teacher overview's small picture (loaded only there)
     order=1,
     review_iterations=32,  # benchmarks/bench_review.py on a 2-core machine
     shared_chance="the same first-player draw and the same random numbers for the Sun and Wind dice "

@@ -376,3 +376,8 @@ def dice_scene(state, width: int = 250, height: int = 92) -> Scene:
         scene.add(Texts([(122, 47, "?")], font="bold 34px sans-serif", colour=palette.INK))
         scene.add(Texts([(170, 46, "not rolled")], font="13px sans-serif", colour=palette.MUTED_INK, align="left"))
     return scene
+
+
+def overview_scene(state) -> Scene:
+    """The board small and plain, as the teacher overview draws a table (no highlighted targets)."""
+    return game_scene(state, HexGeometry(), show_targets=False)

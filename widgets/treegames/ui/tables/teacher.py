@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import ipywidgets as widgets
 
-from ... import core
+from ...plugins import plugin
 from .. import safety
 from ..styles import icon_button
 from ..text import escape, message_box, panel
@@ -85,24 +85,17 @@ KEPT_PICTURES = 600
 
 
 def _picture_scene(view):
-    """The table's scene from what the overview may see (the public view for hidden cards), or None."""
-    if view.player_view is not None:
-        from ...plugins import plugin
-        from ..mighty_trees.table_scene import table_scene
-
-        return table_scene(plugin(view.game).observer.view_from_json(view.player_view))
-    if not view.saved:
+    """The table's scene as its game's plug-in draws it, from what the overview may see (the public view), or None."""
+    game = plugin(view.game)
+    if game.picture is None:
         return None
-    state = core.games()[view.game].new_game(**view.options).state_from_json(view.saved)
-    if view.game == "aspens":
-        from ..aspens.scene import HexGeometry, game_scene
-
-        return game_scene(state, HexGeometry(), show_targets=False)
-    if view.game == "bosk":
-        from ..bosk.scene import park_scene
-
-        return park_scene(state)
-    return None
+    if view.player_view is not None:
+        seen = game.observer.view_from_json(view.player_view)
+    elif view.saved:
+        seen = game.game_type.new_game(**view.options).state_from_json(view.saved)
+    else:
+        return None
+    return game.load(game.picture)(seen)
 
 
 def table_picture(view) -> str:
