@@ -79,6 +79,8 @@ class GameDashboard(widgets.VBox):
     """What the canvas is called in messages ('board', 'park')."""
     place_word = "space"
     """What a clickable place is called ('hex', 'space', 'card')."""
+    chance_words = "Chance to draw"
+    """The headline at a chance node ('Dice to roll' where chance is dice)."""
 
     def __init__(self, seed: int = 1, seats: tuple | None = None, options: dict | None = None,
                  answer: bool = True, speed: int = 10):
@@ -683,11 +685,11 @@ class GameDashboard(widgets.VBox):
         return f"{names} {'share the victory' if len(winners) > 1 else 'wins'}"
 
     def who_moves(self, state) -> str:
-        """'Aspen to move', 'Dice to roll' or 'Game over: ... wins'."""
+        """'Aspen to move', the chance words ('Dice to roll') or 'Game over: ... wins'."""
         if state.is_terminal():
             return f"Game over: {self.result_words(state)}"
         if state.current_player == core.CHANCE:
-            return "Dice to roll" if self.game_type.name == "aspens" else "Chance to draw"
+            return self.chance_words
         return f"{self.player_name(state.current_player)} to move"
 
     def title_html(self, state) -> str:

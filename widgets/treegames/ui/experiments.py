@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as widgets
 
+from .. import core
 from ..experiments import Kind, domain_for, student_rng
 from ..experiments import client as exp_client
 from ..experiments.errors import ExperimentError
@@ -573,7 +574,8 @@ class TeacherPage(widgets.VBox):
         self.draws = widgets.BoundedIntText(value=2, min=1, max=3, description="Next k cards:",
                                             layout=widgets.Layout(width="200px"),
                                             style={"description_width": "initial"})
-        self.game = widgets.Dropdown(options=["aspens", "bosk", "mighty_trees"], value="aspens",
+        names = core.game_names()
+        self.game = widgets.Dropdown(options=[(core.games()[n].title, n) for n in names], value=names[0],
                                      description="Game:", layout=widgets.Layout(width="220px"))
         self.bots = widgets.Text(value="greedy, random", description="Bots:", layout=widgets.Layout(width="260px"))
         self.games = widgets.BoundedIntText(value=200, min=1, max=10000, description="Games:",

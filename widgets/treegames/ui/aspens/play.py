@@ -38,6 +38,7 @@ class AspensPlay(GameDashboard):
     game_module = aspens
     seat_names = PLAYER_NAMES
     place_word = "hex"
+    chance_words = "Dice to roll"
 
     def __init__(self, setup: int = 2, seed: int = 1, aspen: str = PERSON, pine: str = "greedy",
                  size: float = 19.0, odds_panel: bool = True, answer: bool = True, **options):
