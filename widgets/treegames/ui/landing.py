@@ -6,9 +6,15 @@ import html
 import json
 from pathlib import Path
 
-SECTIONS = {"aspens": "Aspens", "bosk": "Bosk", "mighty_trees": "Mighty Trees", "lab": "The strategy lab",
-            "class": "The class (teacher pages)"}
-"""Folder -> section title, in page order (other folders follow, titled by their name)."""
+from .. import core
+
+OTHER_SECTIONS = {"lab": "The strategy lab", "class": "The class (teacher pages)"}
+"""Folders that are not a game's -> section title; they come after the games."""
+
+
+def sections() -> dict[str, str]:
+    """Folder -> section title, in page order: each registered game's folder (its name) by title, then the others."""
+    return {**{name: game.title for name, game in core.games().items()}, **OTHER_SECTIONS}
 
 
 def notebook_title(path: Path) -> str:
@@ -47,20 +53,22 @@ def pages_of(root: Path, folder: str) -> list[Path]:
 
 
 def folders_in_order(root: Path) -> list[str]:
-    """The folders holding notebooks: the games in SECTIONS order, then any others by name."""
+    """The folders holding notebooks: the games in menu order, then the lab and the class, then others by name."""
+    order = list(sections())
     return sorted({p.parent.name for p in root.glob("*/*.ipynb") if ".ipynb_checkpoints" not in p.parts},
-                  key=lambda f: (list(SECTIONS).index(f) if f in SECTIONS else len(SECTIONS), f))
+                  key=lambda f: (order.index(f) if f in order else len(order), f))
 
 
 def pages_html(root: Path | None = None) -> str:
     """Every dashboard as linked HTML lists, one per game folder."""
     root = find_root(root)
+    titles = sections()
     parts = []
     for folder in folders_in_order(root):
         items = "".join(
             f"<li><a href='{html.escape(folder)}/{html.escape(p.name)}'>{html.escape(notebook_title(p))}</a></li>"
             for p in pages_of(root, folder))
-        parts.append(f"<h3 style='margin:10px 0 4px'>{html.escape(SECTIONS.get(folder, folder))}</h3><ul>{items}</ul>")
+        parts.append(f"<h3 style='margin:10px 0 4px'>{html.escape(titles.get(folder, folder))}</h3><ul>{items}</ul>")
     return "<div class='treegames-pages' style='font-size:15px;line-height:1.6'>" + "".join(parts) + "</div>"
 
 
