@@ -119,11 +119,27 @@ def test_a_nan_click_shows_no_traceback_in_the_page_and_the_board_still_answers(
     context.close()
 
 
+PROGRESS_JS = """
+(() => {
+  window.__treegamesProgress = [];
+  const note = () => {
+    const e = document.getElementById('loading_text');
+    const text = e && e.textContent.trim();
+    const seen = window.__treegamesProgress;
+    if (text && seen[seen.length - 1] !== text) seen.push(text);
+  };
+  new MutationObserver(note).observe(document, {subtree: true, childList: true, characterData: true});
+})();
+"""
+"""Installed before the page's own scripts: every text Voila's loading line shows is kept, however briefly shown."""
+
+
 def arrive_together(browser, server, count: int) -> list[dict]:
-    """``count`` visitors open the play page at the same moment; each one's first paint and progress seen."""
+    """``count`` visitors open the play page at the same moment; each one's first paint and every progress line seen."""
     visits = []
     for _ in range(count):
         context = browser.new_context(viewport=harness.VIEWPORT)
+        context.add_init_script(PROGRESS_JS)
         page = context.new_page()
         page.goto(f"{server.base}/voila/render/{PLAY}", wait_until="commit", timeout=WAIT_MS)
         visits.append({"context": context, "page": page, "progress": set(), "drawn": None})
@@ -136,15 +152,13 @@ def arrive_together(browser, server, count: int) -> list[dict]:
             stats = harness.canvas_stats(v["page"])
             if stats and stats["inked"] >= 5000:
                 v["drawn"] = time.monotonic() - start
-            else:
-                shown = v["page"].evaluate("() => document.getElementById('loading_text')?.textContent")
-                if shown:
-                    v["progress"].add(shown.strip())
         return all(v["drawn"] is not None for v in visits)
 
     with contextlib.suppress(AssertionError):  # the caller asserts which pages stayed blank
         harness.wait_until(all_drawn, 1.5 * harness.DEADLINE, step=0.2, pause=harness.on_page(visits[0]["page"]),
                            what="every visitor's board drawn")
+    for v in visits:  # what each loading line said, caught as it changed (a sampler missed short-lived lines)
+        v["progress"] = set(v["page"].evaluate("() => window.__treegamesProgress || []"))
     return visits
 
 
