@@ -138,7 +138,8 @@ def shared_chance(game: str) -> str:
 class TournamentSpec:
     """What a tournament plays: see the module docstring for seating and seeds."""
 
-    game: str = "aspens"
+    game: str = field(default_factory=lambda: core.game_names()[0])
+    """The game's name (default: the first game a menu lists)."""
     bots: tuple[str, ...] = ("random", "random")
     games: int = 100
     seed: int = 0

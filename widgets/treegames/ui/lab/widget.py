@@ -70,11 +70,12 @@ def _option_widget(option, value) -> widgets.Widget:
 class TournamentLab(widgets.VBox):
     """A tournament form, a progress bar with Cancel, and the results (table, charts, CSV, saved games)."""
 
-    def __init__(self, game: str = "aspens", bots: tuple[str, ...] | None = None, games: int = 100,
+    def __init__(self, game: str | None = None, bots: tuple[str, ...] | None = None, games: int = 100,
                  seed: int = 1, rotate: bool = True, options: dict | None = None, workers: int | None = None,
                  run_now: bool = False, games_offered: tuple[int, ...] = GAME_COUNTS):
         self.workers = workers
         self.run: TournamentRun | None = None
+        game = game or next(iter(lab.game_types()))  # the first game a menu lists
         self.results = lab.Results(TournamentSpec(game, bots or ("random", "random")), [])
         self._redraw_lock = threading.RLock()
         self._last_redraw = 0.0
