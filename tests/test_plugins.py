@@ -138,7 +138,6 @@ STILL_NAMING = {
     "experiments/kinds.py": "the Sun-die and Regroup experiments use those games' odds (to become plug-in parts)",
     "ui/experiments.py": "the student page of each of those experiments",
     "ui/lab/lesson.py": "the lab's two lessons are each about one game (to move into the game's UI package)",
-    "ui/palette.py": "a colour's description names the pieces it paints",
     "serving/settings.py": "the default pool preheats the Aspens Play page (issue 34: the teacher names the page)",
     "serving/__main__.py": "--pool's help gives an example page",
 }

@@ -63,7 +63,7 @@ EDGE = INK
 """Every piece and highlight on a board is outlined in ink, so its shape reads on any ground (WCAG 1.4.11)."""
 
 MARKS: tuple[tuple[str, str], ...] = (
-    ("Aspen / Mighty Trees dry orange piece", ORANGE),
+    ("Aspen / dry-weather orange piece", ORANGE),
     ("Pine / Oak / wet blue piece", BLUE),
     ("Birch / balanced green piece", BLUISH_GREEN),
     ("Maple vermillion piece", VERMILLION),
