@@ -43,7 +43,8 @@ MAX_GAME_LENGTH = 200_000
 
 def short_name(game: str) -> str:
     """The OpenSpiel short name of one of our games."""
-    return f"treegames_{core.game_module(game).GAME_TYPE.name}"
+    core.game_module(game)  # OptionError for a game that is not registered
+    return f"treegames_{game}"
 
 
 class ActionIds:

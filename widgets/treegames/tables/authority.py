@@ -176,10 +176,10 @@ class _Play:
 
 def _game_type(name: str) -> core.GameType:
     """The GameType of ``name``; BadRequest if there is no such game."""
-    games = core.games()
-    if not isinstance(name, str) or name not in games:
-        raise BadRequest(f"There is no game {core.quote(name)}; the games are {', '.join(games)}.")
-    return games[name]
+    try:
+        return plugin(name).game_type
+    except core.OptionError as err:  # the registry's words, as the tables' refusal
+        raise BadRequest(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
 
 
 def _new_game(game: str, options: dict) -> Any:
