@@ -34,6 +34,49 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS))  # harness.py and pgserver.py, for every test folder
 
+PIG = TESTS / "plugins" / "pig"
+"""A fourth game that is not part of the product (issue 31): Pig, a treegames plug-in with its own entry point."""
+
+
+def install_test_games() -> Path:
+    """Pig, pip-installed into a folder of this environment keyed by its sources' hash; the folder goes on the path.
+
+    The product's games are registered by treegames' own entry points; Pig registers through its own
+    ``pyproject.toml``, as a third party's game would. It is installed with ``pip install --target`` (not into
+    the venv itself), so only the test processes see it: ``make serve`` lists the product's games alone.
+    Servers and kernels the tests start inherit it through ``PYTHONPATH``.
+    """
+    import hashlib
+    import subprocess
+
+    sources = sorted(p for p in PIG.rglob("*") if p.is_file() and p.suffix in (".py", ".toml", ".ipynb")
+                     and "__pycache__" not in p.parts and ".ipynb_checkpoints" not in p.parts)
+    key = hashlib.sha256(b"".join(p.relative_to(PIG).as_posix().encode() + p.read_bytes() for p in sources))
+    folder = Path(sys.prefix) / "treegames-test-games" / key.hexdigest()[:16]
+    if not folder.exists() and "PYTEST_XDIST_WORKER" not in os.environ:  # the controller installs, once
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        partial = Path(tempfile.mkdtemp(prefix="installing-", dir=folder.parent))
+        source = partial / "source"  # built from a copy: the build leaves nothing in tests/
+        for path in sources:
+            (source / path.relative_to(PIG)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, source / path.relative_to(PIG))
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+                        str(partial / "site"), str(source)], check=True)
+        try:
+            (partial / "site").rename(folder)
+        except OSError:  # another run installed the same sources at the same moment
+            pass
+        shutil.rmtree(partial, ignore_errors=True)
+        for old in folder.parent.iterdir():  # earlier versions of the sources
+            if old != folder and not old.name.startswith("installing-"):
+                shutil.rmtree(old, ignore_errors=True)
+    sys.path.insert(0, str(folder))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), os.environ.get("PYTHONPATH")) if p)
+    return folder
+
+
+install_test_games()
+
 SERVER_FIXTURES = {"voila", "served", "class_server", "moved", "live", "server", "classroom", "beacon_server", "hub"}
 """Fixtures that start a server process (the test folders' conftests and modules define them)."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import importlib
 import json
 import pickle
 import random
@@ -33,6 +32,8 @@ GAMES = [
     ("bosk", {"players": 4}),
     ("mighty_trees", {"players": 2}),
     ("mighty_trees", {"players": 5}),
+    ("pig", {}),  # the fourth game: a plug-in under tests/plugins, registered by its own entry point
+    ("pig", {"players": 4, "goal": 20}),
 ]
 
 
@@ -43,7 +44,7 @@ def module_allows_draws(game) -> bool:
 
 def make(module: str, options: dict):
     """A game from its module's new_game."""
-    return importlib.import_module(f"treegames.{module}").new_game(**options)
+    return treegames.game_module(module).new_game(**options)
 
 
 def check_state(state, game) -> None:
@@ -108,7 +109,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(module, options):
     assert state.to_json() == before and state.legal_actions() == legal
 
 
-@pytest.mark.parametrize("module", ["aspens", "bosk", "mighty_trees"])
+@pytest.mark.parametrize("module", list(core.game_names()))
 def test_a_bad_option_names_the_allowed_values(module):
     with pytest.raises(ValueError, match="no_such_option") as err:
         make(module, {"no_such_option": 1})
@@ -172,9 +173,13 @@ PROTOCOL_GAMES = [
     ("bosk", {"players": 4}),
     ("mighty_trees", {"players": 2}),
     ("mighty_trees", {"players": 4, "two_sided_disasters": True}),
+    ("pig", {"players": 3, "goal": 50}),
 ]
 PROTOCOL_IDS = [f"{name}-{'-'.join(str(v) for v in options.values()) or 'default'}" for name, options in PROTOCOL_GAMES]
-NAMES = ["aspens", "bosk", "mighty_trees"]
+PRODUCT = ["aspens", "bosk", "mighty_trees"]
+"""The product's games (treegames' own entry points)."""
+NAMES = list(core.game_names())
+"""Every registered game: the product's and the tests' Pig (tests/plugins/pig)."""
 
 def make_game(name: str, options: dict):
     """A game from its package's new_game."""
@@ -187,6 +192,8 @@ def places_of(state, action) -> list[str]:
     if name == "aspens":
         cell = getattr(action, "cell", None)
         return [_aspens_name(cell)] if cell is not None else []
+    if name == "pig":
+        return [str(action)]  # its places are its two moves, 'roll' and 'hold'
     if name == "bosk":
         kind = action.kind.value
         if kind in ("tree", "autumn tree"):
@@ -228,12 +235,13 @@ def playout(game, seed: int, greedy: bool):
 
 def test_games_lists_every_game_type_by_name():
     types = treegames.games()
-    assert list(types) == NAMES
+    assert list(types) == NAMES == [*PRODUCT, "pig"]
     for name, game_type in types.items():
         module = treegames.game_module(name)
+        package = "pig_game" if name == "pig" else f"treegames.{name}"
         assert isinstance(game_type, core.GameType) and game_type.name == name
         # the plug-in's type is the engine's own, with the coach's bots added (the engine never imports the coach)
-        assert module.GAME_TYPE == game_type and module.__name__ == f"treegames.{name}"
+        assert module.GAME_TYPE == game_type and module.__name__ == package
         assert set(module.GAME_TYPE.bots) == {"greedy", "random"}
         assert game_type.title and game_type.players and all(type(n) is int for n in game_type.players)
         assert set(game_type.bots) == {"greedy", "random", "coach-easy", "coach-medium", "coach-hard"}

@@ -43,7 +43,7 @@ def test_a_game_with_quicker_playouts_gets_a_proportionally_bigger_budget():
 def test_the_coach_plays_out_greedily_only_where_that_is_its_games_choice():
     assert rollout_for("mighty_trees") is Rollout.GREEDY
     assert {name: p.coach_rollout for name, p in plugins.plugins().items()} == {
-        "aspens": "random", "bosk": "random", "mighty_trees": "greedy"}
+        "aspens": "random", "bosk": "random", "mighty_trees": "greedy", "pig": "random"}
     assert rollout_for("aspens") is rollout_for("bosk") is Rollout.RANDOM
     game = core.games()["mighty_trees"].new_game()
     bot = CoachBot(random.Random(1), iterations=3)
