@@ -96,3 +96,19 @@ def test_an_engine_imports_neither_the_coach_nor_the_ui_and_its_plugin_composes_
     engine_loaded, plugin_loaded_search = out.stdout.splitlines()
     assert engine_loaded == "", f"treegames.{game} pulled in {engine_loaded}"
     assert plugin_loaded_search == "True", "the plug-in adds the coach"
+
+
+UI_SAME_JOBS = ("scene", "play", "walkthrough", "lesson")
+"""The modules every game's UI package has, for the same jobs (issue 31: the lessons named one way)."""
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_games_ui_package_names_its_modules_the_same_way(game):
+    from pathlib import Path
+
+    import treegames.ui
+
+    folder = Path(treegames.ui.__file__).parent / game
+    modules = {p.stem for p in folder.glob("*.py")}
+    assert set(UI_SAME_JOBS) <= modules, f"ui/{game} lacks {set(UI_SAME_JOBS) - modules}"
+    assert not {m for m in modules if m.startswith("odds_view")}, "a lesson module is called lesson.py"

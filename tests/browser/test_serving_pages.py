@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from treegames.serving.settings import DEFAULT_POOL_SIZE, POOL_SIZES
+from treegames.serving.settings import DEFAULT_POOL_SIZE, game_pool_sizes
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "serving"))
 import kernel_ws as kw  # noqa: E402
@@ -179,7 +179,7 @@ def test_four_visitors_arriving_at_once_all_get_a_drawn_board(browser, preheat):
         assert all(v["drawn"] is not None for v in visits), f"blank pages: {[v['drawn'] for v in visits]}"
         # A visitor who waits for a kernel to run the notebook sees it running. Who waits is set by the pool,
         # not by the clock: every visitor beyond the pool's preheated kernels (all four without a pool).
-        cold = 4 - (POOL_SIZES.get(PLAY, DEFAULT_POOL_SIZE) if preheat else 0)
+        cold = 4 - (game_pool_sizes().get(PLAY, DEFAULT_POOL_SIZE) if preheat else 0)
         told = [v for v in visits if is_running_words(v["progress"])]
         assert len(told) >= cold, f"a visitor who waits sees what is happening: {[v['progress'] for v in visits]}"
         for v in visits:

@@ -29,7 +29,7 @@ from treegames.mighty_trees.observer import OBSERVER
 from treegames.tables import codes
 from treegames.tables.authority import Authority
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
-from treegames.ui.mighty_trees.table_scene import table_scene
+from treegames.ui.mighty_trees.scene import table_scene
 
 WAIT_MS = harness.WAIT_MS
 

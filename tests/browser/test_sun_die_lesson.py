@@ -8,7 +8,7 @@ import pytest
 import harness
 from treegames.aspens.odds import gain_distribution
 from treegames.ui import palette
-from treegames.ui.aspens.odds_view import SIMULATED_COLOUR, distribution_scene, shared_axes
+from treegames.ui.aspens.lesson import SIMULATED_COLOUR, distribution_scene, shared_axes
 from treegames.ui.scene import Polygons
 
 WAIT_MS = harness.WAIT_MS

@@ -17,9 +17,9 @@ from treegames.experiments import (
     BadSettings,
     BatchTooLarge,
     ExperimentError,
-    Kind,
     NotYourBlock,
     domain_for,
+    kinds,
     student_rng,
 )
 from treegames.experiments.pseudonyms import is_pseudonym, new_pseudonym
@@ -162,8 +162,17 @@ def test_a_block_must_hold_whole_rotations():
         domain_for("tournament", {**SPEC, "bots": ["nobody", "random"]})
 
 
-def test_kinds_have_labels():
-    assert [k.label for k in Kind] == ["The Sun die", "Mighty Trees Regroup", "A class tournament"]
+def test_kinds_come_from_the_games_plug_ins_then_the_tournament_each_with_its_name_and_page():
+    found = kinds()
+    assert [k.name for k in found.values()][:2] == ["The Sun die", "Mighty Trees Regroup"]
+    assert list(found)[-1] == "tournament" and found["tournament"].name == "A class tournament"
+    assert found["sun-die"].__module__ == "treegames.aspens.experiment", "the game's own package holds it"
+    assert found["regroup"].__module__ == "treegames.mighty_trees.experiment"
+    assert {k.page for k in found.values()} >= {"aspens/sun-die-probability.ipynb", "mighty_trees/card-odds.ipynb",
+                                                "lab/tournaments.ipynb"}
+    assert found["sun-die"].physical_dice and not found["regroup"].physical_dice
+    with pytest.raises(BadSettings, match="sun-die, regroup"):
+        domain_for("coin-toss", {})
 
 
 def test_pseudonyms_are_generated_and_unique_in_a_class():

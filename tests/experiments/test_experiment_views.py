@@ -97,7 +97,7 @@ def test_teacher_page_refuses_a_wrong_code_and_opens_with_the_right_one(client):
     page.open_button.click()
     assert "teacher code is wrong" in page.message.value
     page.teacher.value = TEACHER
-    page.stacks.value = "5, 1, 1"
+    page.fields["sun-die"]["stacks"].value = "5, 1, 1"
     page.open_button.click()
     assert "Round 1 is open" in page.message.value
     assert page.code in page.join_panel.value and "<svg" in page.join_panel.value
@@ -107,7 +107,7 @@ def test_teacher_page_refuses_a_wrong_code_and_opens_with_the_right_one(client):
 def test_teacher_page_says_what_is_wrong_with_the_stacks(client):
     page = TeacherPage(client)
     page.teacher.value = TEACHER
-    page.stacks.value = "4, x"
+    page.fields["sun-die"]["stacks"].value = "4, x"
     page.open_button.click()
     assert "whole numbers" in page.message.value
 

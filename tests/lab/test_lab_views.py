@@ -246,7 +246,8 @@ def test_every_callback_is_guarded():
     assert safety.unguarded_callbacks(BinomialExplorer()) == []
     from treegames.ui.lab.lesson import RuleComparison
 
-    assert safety.unguarded_callbacks(RuleComparison(games=4, more=4, workers=1)) == []
+    assert safety.unguarded_callbacks(RuleComparison("mighty_trees", ("greedy", "greedy"), "capture_at_round_end",
+                                                     games=4, more=4, workers=1)) == []
 
 
 def test_a_failing_callback_shows_the_friendly_sentence(monkeypatch):

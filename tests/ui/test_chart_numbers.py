@@ -13,7 +13,7 @@ from treegames.aspens.odds import gain_distribution, independent_gain_distributi
 from treegames.lab import TournamentSpec, run_tournament, stats
 from treegames.mighty_trees import odds
 from treegames.ui import palette
-from treegames.ui.aspens.odds_view import DistributionPanel, GainSimulator, distribution_scene
+from treegames.ui.aspens.lesson import DistributionPanel, GainSimulator, distribution_scene
 from treegames.ui.canvas import SceneCanvas
 from treegames.ui.chart_numbers import (
     NO_VALUE,
@@ -26,7 +26,7 @@ from treegames.ui.chart_numbers import (
 )
 from treegames.ui.lab import charts
 from treegames.ui.lab.lesson import BinomialExplorer, LadderRow, binomial_scene, ladder_scene, rule_scene
-from treegames.ui.mighty_trees.odds_views import DrawSimulator, curve_scene, first_regroup, hits_chart_scene
+from treegames.ui.mighty_trees.lesson import DrawSimulator, curve_scene, first_regroup, hits_chart_scene
 
 
 class TableReader(HTMLParser):

@@ -18,7 +18,7 @@ from treegames.aspens import Phase, cell_name, make_board
 from treegames.aspens.odds import production_correlation, production_covariance
 from treegames.ui import palette, safety
 from treegames.ui.aspens.board import BoardExplorer
-from treegames.ui.aspens.odds_view import (
+from treegames.ui.aspens.lesson import (
     ForestExplorer,
     GainSimulator,
     HeightExplorer,

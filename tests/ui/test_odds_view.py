@@ -26,8 +26,8 @@ from treegames.aspens.odds import (
     wind_valid_probability,
 )
 from treegames.ui import palette
-from treegames.ui.aspens import odds_view
-from treegames.ui.aspens.odds_view import (
+from treegames.ui.aspens import lesson
+from treegames.ui.aspens.lesson import (
     Answer,
     DistributionPanel,
     ForestExplorer,
@@ -106,7 +106,7 @@ def test_simulated_frequencies_are_drawn_beside_the_exact_bars_on_the_same_scale
     assert bar_height(sim[0]) == pytest.approx(0.75 * px_per_unit)
     assert bar_height(sim[2]) == pytest.approx(0.25 * px_per_unit)
     assert sim[0][:, 0].min() >= exact[0][:, 0].max() - 1e-9, "side by side, not hidden behind"
-    assert tuple(bar_op(scene, "simulated").fill[0]) == palette.hex_to_rgb(odds_view.SIMULATED_COLOUR)
+    assert tuple(bar_op(scene, "simulated").fill[0]) == palette.hex_to_rgb(lesson.SIMULATED_COLOUR)
     assert "simulated, 4 rolls" in scene.texts() and "75%" in scene.texts()
 
 
@@ -287,7 +287,7 @@ def test_the_frequencies_converge_to_the_exact_chances():
 def test_a_slow_batch_shows_a_progress_note_then_clears_it(monkeypatch):
     sim = GainSimulator([4, 3, 2], random.Random(6))
     clock = iter(range(0, 10_000))
-    monkeypatch.setattr(odds_view.time, "monotonic", lambda: float(next(clock)))  # every call "takes" 1 s
+    monkeypatch.setattr(lesson.time, "monotonic", lambda: float(next(clock)))  # every call "takes" 1 s
     notes = []
     sim.progress.observe(lambda change: notes.append(change["new"]), names="value")
     sim.roll(100)
@@ -385,16 +385,16 @@ def test_narrow_slots_drop_the_simulated_percent_labels_but_keep_the_bars():
 
 
 def test_a_text_box_takes_at_most_a_dozen_spaces():
-    assert len(parse_stacks(", ".join(["2"] * odds_view.MAX_SPACES))) == odds_view.MAX_SPACES
+    assert len(parse_stacks(", ".join(["2"] * lesson.MAX_SPACES))) == lesson.MAX_SPACES
     with pytest.raises(ValueError, match="at most"):
-        parse_stacks(", ".join(["2"] * (odds_view.MAX_SPACES + 1)))
+        parse_stacks(", ".join(["2"] * (lesson.MAX_SPACES + 1)))
 
 
 # ---------------------------------------------------------------- sentences that follow the numbers (issue 18)
 
 
 def test_the_rounding_note_says_4_and_7_have_no_decimals_and_3_and_6_round_down():
-    text = odds_view.rounding_note_html()
+    text = lesson.rounding_note_html()
     assert "For 4 and 7 trees the exact percentage is a whole number" in text
     assert "For 3 and 6 trees they agree because the decimals are below one half" in text
     assert "For 2 and 5 trees the decimals are one half or more" in text
@@ -403,7 +403,7 @@ def test_the_rounding_note_says_4_and_7_have_no_decimals_and_3_and_6_round_down(
 def test_the_variance_of_5_1_1_is_the_sum_of_its_spaces_variances_and_3_3_1_is_not():
     assert variance_gain([5, 1, 1]) == sum(variance_gain([h]) for h in (5, 1, 1))
     assert variance_gain([3, 3, 1]) > sum(variance_gain([h]) for h in (3, 3, 1))
-    text = odds_view.variance_sum_html([[5, 1, 1], [3, 3, 1]])
+    text = lesson.variance_sum_html([[5, 1, 1], [3, 3, 1]])
     five, three = text.split("</li>")[:2]
     assert "the same" in five and "more than the sum" in three
 
@@ -413,7 +413,7 @@ def test_correlation_with_a_space_that_never_varies_is_undefined(a, b):
     from treegames.aspens.odds import production_correlation
 
     assert production_correlation(a, b) is None
-    assert odds_view.correlation_text(a, b).startswith("undefined")
+    assert lesson.correlation_text(a, b).startswith("undefined")
 
 
 @pytest.mark.parametrize("h", [2, 3, 4, 5, 6])
@@ -424,13 +424,13 @@ def test_two_stacks_of_the_same_height_2_to_6_have_correlation_one(h):
 
 
 def test_the_reach_table_shows_every_pattern_with_its_wind_faces():
-    text = odds_view.reach_table_html()
+    text = lesson.reach_table_html()
     assert text.count("<tr data-key=") == 12
     assert "E, NE (side by side)" in text and "4 of 6" in text and "E, W (opposite)" in text
 
 
 def test_the_reach_census_counts_a_seeded_game_and_says_how_many_are_above_one_half():
-    text = odds_view.reach_census_html(seed=1)
+    text = lesson.reach_census_html(seed=1)
     assert "<b>55</b> of them" in text and "293 empty neighbours" in text
 
 

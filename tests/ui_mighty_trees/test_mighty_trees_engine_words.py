@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from treegames import mighty_trees as mt
-from treegames.ui.mighty_trees import table_scene as ts
+from treegames.ui.mighty_trees import scene as ts
 from treegames.ui.mighty_trees.play import MightyTreesPlay
 from treegames.ui.text import escape
 

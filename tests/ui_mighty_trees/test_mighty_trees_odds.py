@@ -256,7 +256,7 @@ def test_every_players_pool_is_consistent_in_random_positions(seed, players, ste
 
 def lesson_position():
     """The card-odds lesson's section 1 position: the table's view, fitting trees, the Regroup size."""
-    from treegames.ui.mighty_trees.odds_views import first_regroup
+    from treegames.ui.mighty_trees.lesson import first_regroup
 
     state = first_regroup(seed=1, players=3, draws=2)
     t, w = state.conditions()
@@ -320,7 +320,7 @@ def test_band_edges_for_certain_and_impossible_chances_and_bad_levels():
 
 
 def test_the_simulator_says_whether_its_run_is_inside_the_band():
-    from treegames.ui.mighty_trees.odds_views import DrawSimulator
+    from treegames.ui.mighty_trees.lesson import DrawSimulator
 
     state, pool, fits = lesson_position()
     sim = DrawSimulator(state, fits, "fitting trees drawn", rng=random.Random(2024))
@@ -345,7 +345,7 @@ def test_the_card_odds_lesson_drops_the_false_sentences():
 
 
 def test_a_ratio_is_written_once_when_it_is_already_in_lowest_terms():
-    from treegames.ui.mighty_trees.odds_views import ratio_text
+    from treegames.ui.mighty_trees.lesson import ratio_text
 
     assert ratio_text(435, 1891) == "435/1891"
     assert ratio_text(10, 20) == "10/20 = 1/2"

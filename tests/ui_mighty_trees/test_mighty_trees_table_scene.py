@@ -12,7 +12,7 @@ from mt_positions import play_until
 
 from treegames import core
 from treegames import mighty_trees as mt
-from treegames.ui.mighty_trees import table_scene as ts
+from treegames.ui.mighty_trees import scene as ts
 from treegames.ui.mighty_trees.clicks import (
     ClickPlanner,
     CoverKeeper,

@@ -84,6 +84,11 @@ class GamePlugin:
     """``"module:function"`` of the view drawing a table small for the teacher overview: called with the state
     (or, with an observer, the public view) it returns a ``Scene``. Named, not imported, so that loading a
     plug-in never loads the UI."""
+    preheat: int = 1
+    """Kernels the class server keeps ready for the game's Play page (``<name>/play.ipynb``)."""
+    experiments: tuple[str, ...] = ()
+    """``"module:Class"`` of each class experiment this game brings (a :class:`treegames.experiments.Domain`
+    subclass: its kind, student page, settings and exact chances), listed on the teacher's experiment page."""
 
     def load(self, reference: str) -> Any:
         """The object a ``"module:attribute"`` field names, imported now (PluginError naming it if it cannot be)."""

@@ -1,9 +1,9 @@
 """Class experiments: every student's rolls, draws and games pooled live, against the exact answer (no UI imports).
 
-The experiments (:mod:`.kinds`): the Aspens Sun die for a stack configuration, a
-Mighty Trees Regroup ("at least one fitting tree in the next k cards"), a class
-tournament of lab games split into blocks of seeds, and physical dice entered by
-students (kept apart from simulated rolls).
+The experiments (:mod:`.kinds`): a class tournament of lab games split into blocks of seeds,
+and each game's own experiments, which its plug-in brings (``GamePlugin.experiments``): the
+Aspens Sun die for a stack configuration, with physical dice entered by students (kept apart
+from simulated rolls), and a Mighty Trees Regroup ("at least one fitting tree in the next k cards").
 
 Where it lives
 --------------
@@ -66,13 +66,13 @@ from .errors import (
     NotYourBlock,
     RoundNotOpen,
 )
-from .kinds import MAX_BATCH, Die, Domain, Kind, Regroup, Source, SunDie, Tournament, domain_for
+from .kinds import MAX_BATCH, TOURNAMENT, Domain, Field, Source, Tournament, domain_for, kind_label, kinds
 from .limits import Limits
 from .rng import student_rng
 
 __all__ = [
     "ExperimentAuthority", "Status", "Limits", "student_rng",
-    "MAX_BATCH", "Die", "Domain", "Kind", "Regroup", "Source", "SunDie", "Tournament", "domain_for",
+    "MAX_BATCH", "TOURNAMENT", "Domain", "Field", "Source", "Tournament", "domain_for", "kind_label", "kinds",
     "BadCount", "BadMember", "BadOutcome", "BadSettings", "BatchConflict", "BatchTooLarge", "ClassFull",
     "ExperimentError", "NoSuchRound", "NotTeacher", "NotYourBlock", "RoundNotOpen",
 ]

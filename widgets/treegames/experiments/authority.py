@@ -29,7 +29,7 @@ from .errors import (
     NotTeacher,
     RoundNotOpen,
 )
-from .kinds import Domain, Kind, Source, Tournament, domain_for, record_from_json
+from .kinds import TOURNAMENT, Domain, Source, Tournament, domain_for, record_from_json
 from .limits import Limits
 from .pseudonyms import new_pseudonym
 
@@ -224,13 +224,13 @@ class ExperimentAuthority:
                         (code, now, now))
             self._insert_round(cur, code, 1, domain, now)
         self._notify(code, 1)
-        return {"code": code, "round_no": 1, "kind": domain.kind.value, "settings": domain.settings()}
+        return {"code": code, "round_no": 1, "kind": domain.kind, "settings": domain.settings()}
 
     def _insert_round(self, cur, code: str, round_no: int, domain: Domain, now: float) -> None:
         """Write a new open round."""
         cur.execute("INSERT INTO exp_rounds (code, round_no, round_id, kind, settings, status, epoch, created) "
                     "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                    (code, round_no, secrets.token_hex(8), domain.kind.value, json.dumps(domain.settings()),
+                    (code, round_no, secrets.token_hex(8), domain.kind, json.dumps(domain.settings()),
                      Status.OPEN, now))
 
     def set_status(self, teacher_code: str, code: str, status: str) -> dict:
@@ -290,7 +290,7 @@ class ExperimentAuthority:
             self._insert_round(cur, code, number, domain, self.clock())
             cur.execute("UPDATE exp_classes SET round_no = ? WHERE code = ?", (number, code))
         self._notify(code, version)
-        return {"code": code, "round_no": number, "kind": domain.kind.value, "settings": domain.settings()}
+        return {"code": code, "round_no": number, "kind": domain.kind, "settings": domain.settings()}
 
     def delete_round(self, teacher_code: str, code: str, round_no: int) -> dict:
         """Delete one round and all its data (the current round is emptied and stays open)."""
@@ -385,7 +385,7 @@ class ExperimentAuthority:
         writer = csv.writer(out, lineterminator="\n")
         domain = domain_for(rnd["kind"], rnd["settings"])
         writer.writerow(["# class", code, "round", rnd["round_no"], "experiment", domain.title()])
-        if domain.kind is Kind.TOURNAMENT:
+        if domain.kind == TOURNAMENT:
             writer.writerow(["game", "pseudonym", "excluded", "client", "seats", "first", "scores", "winners"])
             for index, member, source, record in games:
                 rec = json.loads(record)
@@ -464,7 +464,7 @@ class ExperimentAuthority:
                 rnd = self._round_row(cur, code)
                 existing = self._stored_batch(cur, rnd["round_id"], member_id, batch_id)
                 domain = domain_for(rnd["kind"], rnd["settings"])
-                if domain.kind is Kind.TOURNAMENT:
+                if domain.kind == TOURNAMENT:
                     raise BadSettings("this round is a tournament: send played games, not counts")
                 tally = check(domain)
                 if existing is not None:
@@ -637,7 +637,7 @@ class ExperimentAuthority:
             cur.execute("SELECT seq, member_id, source, counts FROM exp_batches WHERE round_id = ? AND seq > ? "
                         "ORDER BY seq", (rnd["round_id"], pool.last_seq))
             rows = cur.fetchall()
-            if rnd["kind"] == Kind.TOURNAMENT.value and rows:
+            if rnd["kind"] == TOURNAMENT and rows:
                 cur.execute("SELECT game_index, member_id, source, record FROM exp_games WHERE round_id = ?",
                             (rnd["round_id"],))
                 pool.games = {i: (m, s, json.loads(r)) for i, m, s, r in cur.fetchall()}
@@ -658,7 +658,7 @@ class ExperimentAuthority:
         domain = domain_for(rnd["kind"], rnd["settings"])
         shown = {m for m, _p, s in members if s}
         out = {"code": code, "version": version, "round_no": round_no, "status": rnd["status"],
-               "kind": domain.kind.value, "kind_label": domain.kind.label, "title": domain.title(),
+               "kind": domain.kind, "kind_label": domain.name, "title": domain.title(),
                "settings": domain.settings()}
         with self._pool_lock:
             pool = self._pool(code, rnd)
@@ -705,10 +705,9 @@ def _counts_view(domain: Domain, pool: _Pool, members, shown: set, everyone: boo
                      "students": sum(1 for m in shown if pool.physical.get(m))},
         "members": people,
     }
-    if domain.kind is Kind.REGROUP:
-        hits = n - pooled.get(0, 0)
-        view["headline"] = {"question": "at least one fitting tree", "exact": float(domain.at_least_one),
-                            "exact_text": _fraction_text(domain.at_least_one), "observed": hits, "of": n}
+    headline = domain.headline(n, pooled)
+    if headline is not None:
+        view["headline"] = {**headline, "exact": float(headline["exact"]), "exact_text": _fraction_text(headline["exact"])}
     return view
 
 

@@ -1,20 +1,16 @@
-"""The experiments a class can pool, as an enum, and each one's domain: its outcomes and exact chances.
+"""The experiments a class can pool, each one's domain: its outcomes and exact chances, and the kinds' registry.
 
-* :class:`SunDie` -- the Aspens Sun die for a stack configuration the teacher picks; an
-  outcome is the number of trees produced on one roll; exact chances from
-  :func:`treegames.aspens.odds.gain_distribution`.  Physical dice may be entered as
-  Sun faces 2-7 or as ordinary six-sided dice, face ``f`` read as Sun ``f + 1``
-  (our mapping: 1 -> 2, ..., 6 -> 7); they are kept apart from simulated rolls.
-* :class:`Regroup` -- Mighty Trees: fitting trees among the next ``k`` cards of the
-  first Regroup of ``k`` cards in a seeded game the teacher picks (the table's view);
-  exact chances from :func:`treegames.mighty_trees.odds.hits_distribution`; the
-  headline is "at least one" (1 - P(0)).
-* :class:`Tournament` -- lab games of a matchup (a :class:`treegames.lab.TournamentSpec`);
-  each student plays whole blocks of seeds; the pooled records are the ones
+* :class:`Tournament` -- lab games of a matchup (a :class:`treegames.lab.TournamentSpec`), in any
+  game; each student plays whole blocks of seeds; the pooled records are the ones
   ``treegames.lab`` gives on one machine, game for game.
+* A game's own experiments come from its plug-in (``GamePlugin.experiments``, :mod:`treegames.plugins`):
+  Aspens' Sun die (``treegames.aspens.experiment``) and Mighty Trees' Regroup
+  (``treegames.mighty_trees.experiment``). Each is a :class:`Domain` subclass that names its kind, its
+  student page, its settings (:class:`Field`) and, if any, the physical dice a student may enter.
 
-Every contributed count is validated by :meth:`Domain.check_counts` (outcomes that do not
-exist, negative or non-whole counts, a batch over :data:`MAX_BATCH`) before anything is stored.
+:func:`kinds` lists every kind, the games' first (in menu order), the tournament last. Every contributed
+count is validated by :meth:`Domain.check_counts` (outcomes that do not exist, negative or non-whole
+counts, a batch over :data:`MAX_BATCH`) before anything is stored.
 """
 
 from __future__ import annotations
@@ -25,39 +21,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from .. import core
 from .errors import BadCount, BadOutcome, BadSettings, BatchTooLarge, NotYourBlock
 
-__all__ = [
-    "Kind", "Source", "MAX_BATCH", "MAX_STACKS", "Die", "Domain", "SunDie", "Regroup", "Tournament",
-    "domain_for", "regroup_position",
-]
+__all__ = ["TOURNAMENT", "Source", "MAX_BATCH", "Field", "Domain", "Tournament", "kinds", "kind_label",
+           "domain_for", "whole"]
 
 MAX_BATCH = 1000
 """The most results one batch may carry (the student pages send 1, 10 or 100)."""
-
-MAX_STACKS = 12
-"""The most stacks a Sun-die configuration may have (each of 0 to 12 trees)."""
 
 MAX_BLOCK = 200
 """The most tournament games one student block may hold."""
 
 
-class Kind(StrEnum):
-    """The experiments a class can run."""
-
-    SUN_DIE = "sun-die"
-    REGROUP = "regroup"
-    TOURNAMENT = "tournament"
-
-    @property
-    def label(self) -> str:
-        """The experiment's name for pages."""
-        return {"sun-die": "The Sun die", "regroup": "Mighty Trees Regroup",
-                "tournament": "A class tournament"}[self.value]
+TOURNAMENT = "tournament"
+"""The kind of the class tournament (every other kind comes from a game's plug-in)."""
 
 
 class Source(StrEnum):
@@ -80,38 +60,49 @@ class Source(StrEnum):
         return self is not Source.PHYSICAL
 
 
-class Die(StrEnum):
-    """The physical dice a student may enter."""
-
-    SUN = "sun"  # a printed Sun die: faces 2-7
-    D6 = "d6"  # an ordinary die: face f read as Sun f + 1
-
-    def sun_face(self, face: object) -> int:
-        """The Sun value a face of this die stands for (BadOutcome for a face the die does not have)."""
-        faces = range(2, 8) if self is Die.SUN else range(1, 7)
-        if type(face) is not int or face not in faces:
-            raise BadOutcome(f"a {self.label} has faces {faces.start} to {faces.stop - 1}; "
-                             f"{core.quote(face)} is not one of them")
-        return face if self is Die.SUN else face + 1
-
-    @property
-    def label(self) -> str:
-        """Words for the die."""
-        return "Sun die" if self is Die.SUN else "six-sided die"
-
-
-def _whole(value: object, name: str, low: int, high: int) -> int:
+def whole(value: object, name: str, low: int, high: int) -> int:
     """``value`` as a whole number in [low, high], else BadSettings naming ``name``."""
     if type(value) is not int or not low <= value <= high:
         raise BadSettings(f"setting '{name}' must be a whole number from {low} to {high}, not {core.quote(value)}")
     return value
 
 
+class Field(NamedTuple):
+    """One setting the teacher chooses for an experiment: a whole number, or a list of them (``many``)."""
+
+    name: str
+    label: str
+    default: int | tuple[int, ...]
+    low: int
+    high: int
+    many: bool = False
+
+
 @dataclass(frozen=True)
 class Domain:
     """What one experiment's results may be: its outcomes and their exact chances (see subclasses)."""
 
-    kind = Kind.SUN_DIE
+    kind: ClassVar[str] = ""
+    """The kind's name, as the store keeps it ('sun-die')."""
+    name: ClassVar[str] = ""
+    """The experiment's name for pages ('The Sun die')."""
+    page: ClassVar[str] = ""
+    """The notebook a student opens for it, under the notebooks folder."""
+    unit: ClassVar[str] = "rolls"
+    """What one result is, plural ('rolls', 'draws')."""
+    fields: ClassVar[tuple[Field, ...]] = ()
+    """The settings the teacher's form asks for."""
+    physical_dice: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """(value, words) of each real die a student may enter results from; none: no physical entries."""
+
+    @classmethod
+    def from_settings(cls, settings: Mapping) -> Domain:
+        """The domain from its settings (BadSettings naming a bad one)."""
+        raise NotImplementedError
+
+    def headline(self, n: int, pooled: Mapping[int, int]) -> dict | None:
+        """The projector's one question with its exact and observed answers, or None (the histogram alone)."""
+        return None
 
     @property
     def exact(self) -> dict[int, Fraction]:
@@ -163,7 +154,7 @@ class Domain:
 
     def from_physical(self, die: object, faces: object) -> dict[int, int]:
         """Counts from physically rolled faces (only the Sun die has physical entries)."""
-        raise BadSettings(f"{self.kind.label} takes no physical dice entries")
+        raise BadSettings(f"{self.name} takes no physical dice entries")
 
 
 def _outcome_key(key: object) -> int:
@@ -176,139 +167,15 @@ def _outcome_key(key: object) -> int:
 
 
 @dataclass(frozen=True)
-class SunDie(Domain):
-    """Trees produced on one Sun roll by the teacher's stack configuration (rulebook: 2. Gain Trees)."""
-
-    stacks: tuple[int, ...] = (4, 3, 2)
-    kind = Kind.SUN_DIE
-
-    @classmethod
-    def from_settings(cls, settings: Mapping) -> SunDie:
-        """From {'stacks': [4, 3, 2]} (1 to 12 stacks of 0 to 12 trees)."""
-        stacks = settings.get("stacks", [4, 3, 2])
-        if not isinstance(stacks, list | tuple) or not 1 <= len(stacks) <= MAX_STACKS:
-            raise BadSettings(f"setting 'stacks' must list 1 to {MAX_STACKS} stack heights")
-        return cls(tuple(_whole(h, "stacks", 0, 12) for h in stacks))
-
-    @property
-    def exact(self) -> dict[int, Fraction]:
-        """The exact distribution of trees gained (treegames.aspens.odds)."""
-        from ..aspens.odds import gain_distribution
-
-        return gain_distribution(self.stacks)
-
-    def settings(self) -> dict[str, Any]:
-        """{'stacks': [...]}."""
-        return {"stacks": list(self.stacks)}
-
-    def title(self) -> str:
-        """What is counted."""
-        return f"Trees produced per Sun roll by stacks {', '.join(map(str, self.stacks))}"
-
-    def label(self, outcome: int) -> str:
-        """'2 trees'."""
-        return core.plural(outcome, "tree")
-
-    def simulate(self, rng: random.Random, n: int) -> Counter:
-        """``n`` Sun rolls, each turned into trees produced."""
-        from ..aspens.odds import gain_on_sun, roll_sun
-
-        return Counter(gain_on_sun(self.stacks, roll_sun(rng)) for _ in range(n))
-
-    def from_physical(self, die: object, faces: object) -> dict[int, int]:
-        """Counts of trees produced from real dice: faces validated against the die, then read as Sun values."""
-        from ..aspens.odds import gain_on_sun
-
-        try:
-            kind = Die(die)
-        except ValueError:
-            raise BadOutcome(f"{core.quote(die)} is not a die we know; use 'sun' or 'd6'") from None
-        if not isinstance(faces, list | tuple) or not faces:
-            raise BadCount("enter at least one face")
-        if len(faces) > MAX_BATCH:
-            raise BatchTooLarge(f"a batch may hold at most {MAX_BATCH} results, not {len(faces)}")
-        counts = Counter(gain_on_sun(self.stacks, kind.sun_face(face)) for face in faces)
-        return dict(sorted(counts.items()))
-
-
-@lru_cache(maxsize=16)
-def regroup_position(seed: int, players: int, draws: int):
-    """The first Regroup of ``draws`` cards in the seeded game ``seed`` (or the next seeds')."""
-    from ..mighty_trees import odds
-
-    try:
-        return odds.first_regroup(seed, players, draws)
-    except odds.NoSuchPosition as err:
-        raise BadSettings(str(err)) from None
-
-
-@dataclass(frozen=True)
-class Regroup(Domain):
-    """Fitting trees among the cards of one Regroup, in a seeded Mighty Trees position (the table's view)."""
-
-    seed: int = 1
-    players: int = 3
-    draws: int = 2
-    kind = Kind.REGROUP
-
-    @classmethod
-    def from_settings(cls, settings: Mapping) -> Regroup:
-        """From {'seed': 1, 'players': 3, 'draws': 2}."""
-        return cls(_whole(settings.get("seed", 1), "seed", 0, 10**6),
-                   _whole(settings.get("players", 3), "players", 2, 6),
-                   _whole(settings.get("draws", 2), "draws", 1, 3))
-
-    def position(self):
-        """The Mighty Trees state at the Regroup."""
-        return regroup_position(self.seed, self.players, self.draws)
-
-    def wanted(self):
-        """'A tree that fits the habitat now' as a test on cards."""
-        from ..mighty_trees import odds
-
-        return odds.fits_habitat(*self.position().conditions())
-
-    @property
-    def exact(self) -> dict[int, Fraction]:
-        """{fitting trees drawn: exact chance} (hypergeometric, treegames.mighty_trees.odds)."""
-        from ..mighty_trees import odds
-
-        return odds.hits_distribution(odds.pool_for(self.position()), self.wanted(), self.draws)
-
-    @property
-    def at_least_one(self) -> Fraction:
-        """The headline: P(at least one fitting tree in the next ``draws`` cards)."""
-        return 1 - self.exact.get(0, Fraction(0))
-
-    def settings(self) -> dict[str, Any]:
-        """The position's seed, players and draws."""
-        return {"seed": self.seed, "players": self.players, "draws": self.draws}
-
-    def title(self) -> str:
-        """What is counted."""
-        t, w = self.position().conditions()
-        return (f"Fitting trees in the next {core.plural(self.draws, 'card')} (temperature {t}, water {w}; "
-                f"seeded game {self.seed}, {self.players} players)")
-
-    def label(self, outcome: int) -> str:
-        """'1 fitting tree'."""
-        return core.plural(outcome, "fitting tree")
-
-    def simulate(self, rng: random.Random, n: int) -> Counter:
-        """``n`` Regroups dealt by the engine itself, each counted as fitting trees drawn."""
-        from ..mighty_trees import odds
-
-        state, wanted = self.position(), self.wanted()
-        return Counter(sum(1 for c in odds.engine_regroup_draws(state, rng) if wanted(c)) for _ in range(n))
-
-
-@dataclass(frozen=True)
 class Tournament(Domain):
     """A lab tournament split into blocks of seeds, one block at a time per student."""
 
     spec_data: tuple = ()  # the TournamentSpec as sorted JSON-safe items (hashable)
     block: int = 10
-    kind = Kind.TOURNAMENT
+    kind = TOURNAMENT
+    name = "A class tournament"
+    page = "lab/tournaments.ipynb"
+    unit = "games"
 
     @classmethod
     def from_settings(cls, settings: Mapping) -> Tournament:
@@ -320,7 +187,7 @@ class Tournament(Domain):
             spec = TournamentSpec(**fields)
         except (SpecError, TypeError) as err:
             raise BadSettings(str(err)) from None
-        block = _whole(settings.get("block", 10), "block", 1, MAX_BLOCK)
+        block = whole(settings.get("block", 10), "block", 1, MAX_BLOCK)
         if block % spec.block_size:
             raise BadSettings(f"setting 'block' must be a multiple of {spec.block_size} (one game per seat "
                               f"with the same seeds), not {block}")
@@ -448,13 +315,28 @@ def _thaw(value):
     return value
 
 
+def kinds() -> dict[str, type[Domain]]:
+    """Every experiment kind by name: the games' own (from their plug-ins, in menu order), then the tournament."""
+    from ..plugins import plugins, resolve
+
+    found: dict[str, type[Domain]] = {}
+    for game in plugins().values():
+        for reference in game.experiments:
+            domain = resolve(reference, game.name)
+            found[domain.kind] = domain
+    return {**found, TOURNAMENT: Tournament}
+
+
+def kind_label(kind: str) -> str:
+    """An experiment kind's name for pages."""
+    return kinds()[kind].name
+
+
 def domain_for(kind: object, settings: Mapping) -> Domain:
     """The domain of an experiment of this kind with these settings (BadSettings when either is wrong)."""
-    try:
-        kind = Kind(kind)
-    except ValueError:
-        raise BadSettings(f"{core.quote(kind)} is not an experiment; the experiments are "
-                          f"{', '.join(k.value for k in Kind)}") from None
+    known = kinds()
+    if not isinstance(kind, str) or kind not in known:
+        raise BadSettings(f"{core.quote(kind)} is not an experiment; the experiments are {', '.join(known)}")
     if not isinstance(settings, Mapping):
         raise BadSettings("the settings must be a table of names and values")
-    return {Kind.SUN_DIE: SunDie, Kind.REGROUP: Regroup, Kind.TOURNAMENT: Tournament}[kind].from_settings(settings)
+    return known[kind].from_settings(settings)

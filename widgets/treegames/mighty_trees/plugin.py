@@ -16,7 +16,8 @@ from .observer import OBSERVER
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
     engine=engine,
-    picture="treegames.ui.mighty_trees.table_scene:table_scene",  # the teacher overview's small picture (loaded only there)
+    experiments=("treegames.mighty_trees.experiment:Regroup",),  # its class experiment (loaded only by the experiments)
+    picture="treegames.ui.mighty_trees.scene:table_scene",  # the teacher overview's small picture (loaded only there)
     order=3,
     # GreedyBot games are about five times shorter than random ones, so a greedy playout costs one to three
     # random ones; at 200 playouts a move the greedy-playout coach beat GreedyBot 7 times in 10, against 3 in

@@ -23,7 +23,7 @@ from ..tables.codes import shown_code
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on
-from .settings import POOL_SIZES, use_template_root, voila_config
+from .settings import game_pool_sizes, use_template_root, voila_config
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -112,14 +112,14 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
                              "in the data folder)")
     parser.add_argument("--no-preheat", action="store_true", help="start each page's kernel on arrival")
     parser.add_argument("--pool", action="append", default=[], metavar="NOTEBOOK=SIZE",
-                        help="preheated kernels for a notebook, e.g. bosk/play.ipynb=4 (today's lesson)")
+                        help="preheated kernels for a notebook, e.g. GAME/play.ipynb=30 (today's lesson)")
     return parser.parse_known_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Start the class server."""
     options, rest = parse(sys.argv[1:] if argv is None else argv)
-    pools = dict(POOL_SIZES)
+    pools = game_pool_sizes()
     for item in options.pool:
         name, _, size = item.partition("=")
         pools[name] = int(size)

@@ -74,8 +74,12 @@ def install_template(data_dir: Path | None = None) -> Path:
     shutil.copytree(TEMPLATE_ROOT / "voila" / "templates" / TEMPLATE, target, dirs_exist_ok=True)
     return target
 
-POOL_SIZES = {"aspens/play.ipynb": 2}
-"""Preheated kernels per notebook beyond the default of one (the pages a class opens first)."""
+def game_pool_sizes() -> dict[str, int]:
+    """Preheated kernels per notebook beyond the default of one: each game's Play page as its plug-in asks."""
+    from ..plugins import plugins
+
+    return {f"{name}/play.ipynb": game.preheat for name, game in plugins().items() if game.preheat != DEFAULT_POOL_SIZE}
+
 
 DEFAULT_POOL_SIZE = 1
 
@@ -118,7 +122,7 @@ def server_tornado_settings() -> dict:
 def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
     """Configuration of the standalone Voilà server (``make serve``), as a traitlets config dict."""
     pools = {"default": {"pool_size": DEFAULT_POOL_SIZE}}
-    pools.update({name: {"pool_size": size} for name, size in (POOL_SIZES if pool_sizes is None
+    pools.update({name: {"pool_size": size} for name, size in (game_pool_sizes() if pool_sizes is None
                                                                else pool_sizes).items()})
     return {
         "Voila": {"kernel_websocket_connection_class": CONNECTION_CLASS,

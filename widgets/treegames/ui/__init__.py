@@ -21,7 +21,9 @@ The kit (shared by every game)
   shown by ``SceneCanvas.numbers`` under the canvas and rewritten on every redraw.
 * :mod:`.motion` -- *Less motion*: ticked by the page from ``prefers-reduced-motion``; slows timed steps.
 
-One sub-package per game holds only that game's scenes and panels: :mod:`.aspens`
-(``scene``, ``board``, ``play``, ``walkthrough``, ``odds_view``, ``odds_panel``), and
-later ``bosk`` and ``mighty_trees``.  Views import engines; engines never import views.
+One sub-package per game holds only that game's scenes and panels, with the same module names for the
+same jobs: ``scene`` (its pictures), ``play`` (its Play page), ``walkthrough`` (the rules walkthrough) and
+``lesson`` (its lesson page's explorers: Aspens' Sun die, Bosk's majorities, Mighty Trees' card odds),
+plus what only that game needs (Aspens' ``board`` and ``odds_panel``, Mighty Trees' ``seat`` and ``tour``).
+Views import engines; engines never import views.
 """

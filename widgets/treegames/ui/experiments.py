@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 import ipywidgets as widgets
 
 from .. import core
-from ..experiments import Kind, domain_for, student_rng
+from ..experiments import TOURNAMENT, Field, domain_for, kinds, student_rng
 from ..experiments import client as exp_client
 from ..experiments.errors import ExperimentError
 from . import palette
@@ -44,9 +44,6 @@ EXACT = palette.VERMILLION  # the exact chances: vermillion outline with a dot o
 YOU = palette.BLUISH_GREEN  # a student's own bars: green, cross-hatched
 GUIDE = palette.INK
 GRID = "#D8D8D8"
-PAGES = {Kind.SUN_DIE: "aspens/sun-die-probability.ipynb", Kind.REGROUP: "mighty_trees/card-odds.ipynb",
-         Kind.TOURNAMENT: "lab/tournaments.ipynb"}
-"""The page a student opens for each experiment (each has the Join box at its end)."""
 
 
 # ---------------------------------------------------------------- pictures
@@ -212,11 +209,11 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
         scene.add(Texts([(width - 40, height - 20, clock)], font="18px sans-serif", colour=palette.MUTED_INK,
                         align="right"))
     scene.numbers = projector_numbers(snap)
-    if snap["kind"] == Kind.TOURNAMENT.value:
+    if snap["kind"] == TOURNAMENT:
         _tournament_ops(scene, snap, width, height)
         return scene
     n, students = snap["n"], snap["students"]
-    what = "draws" if snap["kind"] == Kind.REGROUP.value else "rolls"
+    what = kinds()[snap["kind"]].unit
     big = f"n = {n:,} {what} from {students} student{'s' if students != 1 else ''}"
     if snap.get("tv") is not None:
         big += f"   ·   distance to exact (total variation) = {snap['tv']:.3f}"
@@ -246,7 +243,7 @@ def projector_scene(snap: dict | None, width: int = PROJECTOR_SIZE[0], height: i
 
 def projector_numbers(snap: dict) -> ChartNumbers:
     """The projector's chart as a table: each outcome's class count, share and exact chance (or each bot's wins)."""
-    if snap["kind"] == Kind.TOURNAMENT.value:
+    if snap["kind"] == TOURNAMENT:
         columns = [Column("games", NumberKind.COUNT), Column("win share", NumberKind.SHARE),
                    Column("95% low", NumberKind.SHARE), Column("95% high", NumberKind.SHARE)]
         rows = [(bot["bot"], [bot["games"], *((bot["share"], bot["low"], bot["high"]) if bot["games"]
@@ -361,7 +358,7 @@ def _tournament_ops(scene: Scene, snap: dict, width: int, height: int) -> None:
 def student_scene(snap: dict | None, mine: dict | None, width: int = 400, height: int = 250) -> Scene:
     """A student's own tally beside the class's, both against the exact chances (fits a 420 px phone)."""
     scene = Scene(width, height, palette.BACKGROUND)
-    if not snap or snap["kind"] == Kind.TOURNAMENT.value:
+    if not snap or snap["kind"] == TOURNAMENT:
         games = len(mine["games"]) if mine else 0
         text = ([f"You played {games} games", f"the class {snap['games_done']} of {snap['games_total']}"]
                 if snap else ["Join to see the class's tally"])
@@ -439,7 +436,7 @@ def server_base() -> str:
 
 def student_page_for(kind: str) -> str:
     """The notebook a student opens for this experiment."""
-    return PAGES[Kind(kind)]
+    return kinds()[kind].page
 
 
 def join_url(code: str, kind: str, base: str | None = None) -> str:
@@ -457,7 +454,7 @@ def summary_html(snap: dict | None) -> str:
     """The same numbers as text, for screen readers (aria-live) and tests."""
     if not snap:
         return "<div class='treegames-exp-summary' aria-live='polite'>No class experiment yet.</div>"
-    if snap["kind"] == Kind.TOURNAMENT.value:
+    if snap["kind"] == TOURNAMENT:
         bots = "; ".join(f"{html.escape(b['bot'])} wins {html.escape(b['text'])}" for b in snap["bots"])
         body = (f"<span class='exp-games'>{snap['games_done']}</span> of {snap['games_total']} games, "
                 f"<span class='exp-students'>{snap['students']}</span> students. {bots}")
@@ -555,6 +552,27 @@ class ProjectorView(widgets.VBox):
         self.view.redraw()
 
 
+def field_widget(field: Field) -> widgets.Widget:
+    """The form box for one experiment setting: a number box, or a text box of numbers for a list."""
+    if field.many:
+        return widgets.Text(value=", ".join(map(str, field.default)), description=field.label,
+                            layout=widgets.Layout(width="240px"))
+    return widgets.BoundedIntText(value=field.default, min=field.low, max=field.high, description=field.label,
+                                  layout=widgets.Layout(width="200px"), style={"description_width": "initial"})
+
+
+def field_value(field: Field, box: widgets.Widget) -> int | list[int]:
+    """A setting as the form holds it (the authority checks its range); ExperimentError for a list that is not numbers."""
+    if not field.many:
+        return box.value
+    parts = [p.strip() for p in box.value.replace(";", ",").split(",") if p.strip()]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        example = ", ".join(map(str, field.default))
+        raise ExperimentError(f"{field.name} are whole numbers separated by commas, such as {example}") from None
+
+
 class TeacherPage(widgets.VBox):
     """The teacher page: unlock with the teacher code, choose and open an experiment, run its rounds, export."""
 
@@ -564,16 +582,13 @@ class TeacherPage(widgets.VBox):
         self.feed: Feed | None = None
         self.teacher = widgets.Password(description="Teacher code:", layout=widgets.Layout(width="340px"),
                                         style={"description_width": "initial"})
-        self.kind = widgets.Dropdown(options=[(k.label, k.value) for k in Kind], value=Kind.SUN_DIE.value,
+        choices = kinds()
+        self.kind = widgets.Dropdown(options=[(k.name, name) for name, k in choices.items()], value=next(iter(choices)),
                                      description="Experiment:", style={"description_width": "initial"})
-        self.stacks = widgets.Text(value="4, 3, 2", description="Stacks:", layout=widgets.Layout(width="240px"))
+        self.fields = {name: {f.name: field_widget(f) for f in k.fields} for name, k in choices.items()}
+        """Each game experiment's settings: kind -> field name -> its box (the tournament's are below)."""
         self.seed = widgets.BoundedIntText(value=1, min=0, max=10**6, description="Seed:",
                                            layout=widgets.Layout(width="180px"))
-        self.players = widgets.BoundedIntText(value=3, min=2, max=6, description="Players:",
-                                              layout=widgets.Layout(width="180px"))
-        self.draws = widgets.BoundedIntText(value=2, min=1, max=3, description="Next k cards:",
-                                            layout=widgets.Layout(width="200px"),
-                                            style={"description_width": "initial"})
         names = core.game_names()
         self.game = widgets.Dropdown(options=[(core.games()[n].title, n) for n in names], value=names[0],
                                      description="Game:", layout=widgets.Layout(width="220px"))
@@ -618,20 +633,16 @@ class TeacherPage(widgets.VBox):
 
     def _show_settings(self) -> None:
         """The settings of the chosen experiment only."""
-        fields = {Kind.SUN_DIE.value: [self.stacks], Kind.REGROUP.value: [self.seed, self.players, self.draws],
-                  Kind.TOURNAMENT.value: [self.game, self.bots, self.games, self.seed, self.block]}
-        self.settings_box.children = fields[self.kind.value]
+        if self.kind.value == TOURNAMENT:
+            self.settings_box.children = [self.game, self.bots, self.games, self.seed, self.block]
+        else:
+            self.settings_box.children = list(self.fields[self.kind.value].values())
 
     def settings(self) -> dict:
         """The chosen experiment's settings from the form (validated by the authority)."""
-        if self.kind.value == Kind.SUN_DIE.value:
-            parts = [p.strip() for p in self.stacks.value.replace(";", ",").split(",") if p.strip()]
-            try:
-                return {"stacks": [int(p) for p in parts]}
-            except ValueError:
-                raise ExperimentError("stacks are whole numbers separated by commas, such as 4, 3, 2") from None
-        if self.kind.value == Kind.REGROUP.value:
-            return {"seed": self.seed.value, "players": self.players.value, "draws": self.draws.value}
+        if self.kind.value != TOURNAMENT:
+            domain = kinds()[self.kind.value]
+            return {f.name: field_value(f, self.fields[self.kind.value][f.name]) for f in domain.fields}
         bots = [b.strip() for b in self.bots.value.split(",") if b.strip()]
         return {"game": self.game.value, "bots": bots, "games": self.games.value, "seed": self.seed.value,
                 "block": self.block.value}
@@ -784,8 +795,7 @@ class JoinBox(widgets.VBox):
             button.on_click(guarded(lambda _b, n=n: self._act(lambda: self.roll(n))))
         self.play_button = widgets.Button(description="Play my block of games", layout=widgets.Layout(width="auto"))
         self.play_button.on_click(guarded(lambda _b: self._act(self.play_block)))
-        self.die = widgets.Dropdown(options=[("Sun die (2-7)", "sun"), ("six-sided die (1-6)", "d6")],
-                                    value="sun", layout=widgets.Layout(width="190px"))
+        self.die = widgets.Dropdown(options=[], layout=widgets.Layout(width="190px"))
         self.faces = widgets.Text(placeholder="faces, e.g. 3 5 2", layout=widgets.Layout(width="170px"))
         self.enter_button = widgets.Button(description="Enter real dice", layout=widgets.Layout(width="auto"))
         self.enter_button.on_click(guarded(lambda _b: self._act(self.enter_physical)))
@@ -844,8 +854,12 @@ class JoinBox(widgets.VBox):
     def _show_actions(self) -> None:
         """The buttons of the current round's experiment."""
         kind = self.me["kind"]
-        self.actions.children = ([self.play_button] if kind == Kind.TOURNAMENT.value else
-                                 [*self.roll_buttons] + ([self.physical_row] if kind == Kind.SUN_DIE.value else []))
+        dice = kinds()[kind].physical_dice
+        if dice and [v for _label, v in self.die.options] != [v for v, _label in dice]:
+            self.die.options = [(label, value) for value, label in dice]
+            self.die.value = dice[0][0]
+        self.actions.children = ([self.play_button] if kind == TOURNAMENT else
+                                 [*self.roll_buttons] + ([self.physical_row] if dice else []))
 
     def _show(self, snap: dict) -> None:
         """A new class snapshot (and the student's own tally again when the round changed or was reset)."""
@@ -861,7 +875,7 @@ class JoinBox(widgets.VBox):
         """Your tally and the class's, in words (the picture shows the same)."""
         if self.me is None:
             return
-        mine = (f"{len(self.me['games'])} games" if self.me["kind"] == Kind.TOURNAMENT.value
+        mine = (f"{len(self.me['games'])} games" if self.me["kind"] == TOURNAMENT
                 else f"<span class='exp-mine'>{self.me['n']}</span> results")
         link = f"?experiment={self.me['code']}&me={self.token}"
         cls = ""

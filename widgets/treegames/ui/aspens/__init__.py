@@ -4,6 +4,6 @@
 * :mod:`.board` -- :class:`~.board.BoardExplorer` (the board and its setups).
 * :mod:`.play` -- :class:`~.play.AspensPlay`, the Play page on :class:`~treegames.ui.dashboard.GameDashboard`.
 * :mod:`.walkthrough` -- the rulebook walkthrough and the cascade example.
-* :mod:`.odds_view`, :mod:`.odds_panel` -- charts and explorers of the Sun and Wind odds
+* :mod:`.lesson`, :mod:`.odds_panel` -- charts and explorers of the Sun and Wind odds
   (the maths is :mod:`treegames.aspens.odds`).
 """

@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from ...aspens import PLAYER_NAMES
 from ..panels import Collapsible
-from .odds_view import DistributionPanel, GainSimulator, production_table_html
+from .lesson import DistributionPanel, GainSimulator, production_table_html
 from .scene import PLAYER_COLOURS
 
 

@@ -128,7 +128,7 @@ def intervals_numbers(caption: str, row_heading: str, rows: list[tuple[str, stat
 class IntervalLadder(widgets.VBox):
     """Tournaments of growing size between two identical bots; each adds a rung to the interval ladder."""
 
-    def __init__(self, game: str = "aspens", bots: tuple[str, ...] = ("random", "random"), seed: int = 2024,
+    def __init__(self, game: str, bots: tuple[str, ...] = ("random", "random"), seed: int = 2024,
                  now: tuple[int, ...] = (10, 100), later: tuple[int, ...] = (1000,), options: dict | None = None,
                  workers: int | None = None):
         self.base = dict(game=game, bots=tuple(bots), seed=seed, options=dict(options or {}))
@@ -437,8 +437,7 @@ class RuleComparison(widgets.VBox):
     games per rule (new seeds each time) in the background, with progress.
     """
 
-    def __init__(self, game: str = "mighty_trees", bots: tuple[str, ...] = ("greedy", "greedy"),
-                 option: str = "capture_at_round_end",
+    def __init__(self, game: str, bots: tuple[str, ...], option: str,
                  rules: tuple[tuple[object, str], ...] = ((False, "printed rule"), (True, "variant")),
                  games: int = 300, more: int = 2000, seed: int = 18, options: dict | None = None,
                  workers: int | None = None):

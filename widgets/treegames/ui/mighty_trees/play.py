@@ -2,7 +2,7 @@
 
 What this adds to the dashboard base (:class:`~treegames.ui.dashboard.GameDashboard`):
 
-* the table picture (:func:`.table_scene.table_scene`) drawn from ONE player's
+* the table picture (:func:`.scene.table_scene`) drawn from ONE player's
   view (``state.view_for(player)``): the person whose turn it is, else the person
   who looked last; bots' Commands are never drawn (except in the Teacher view);
 * the hand cover between two or more people at one screen ("Pass to P2 - press
@@ -30,9 +30,9 @@ from ..dashboard import GameDashboard
 from ..saving import download_link
 from ..text import escape, panel
 from .clicks import ClickPlanner, CoverKeeper, Outcome, viewer_for
-from .odds_views import OddsPanel
+from .lesson import OddsPanel
+from .scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 from .seat import SeatState
-from .table_scene import WIDTH, TableOptions, hit_at, scene_height, table_scene
 
 __all__ = ["MightyTreesPlay", "place_of", "tag_of", "rules_note_html"]
 
