@@ -453,6 +453,17 @@ def press(page, name: str) -> None:
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
 
 
+def create_and_join(a, b) -> str:
+    """On two Play pages with their Play with others tab open: A creates a table, B joins it by its code; the code."""
+    press(a, "Create table")
+    a.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
+    code = a.locator(".treegames-table-code").inner_text().strip()
+    b.get_by_placeholder(re.compile("e.g.")).fill(code)
+    press(b, "Join")
+    b.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
+    return code
+
+
 def step_until(page, words: str) -> bool:
     """Press Step and wait until the page has taken it: its step counter moved on, or it says ``words``
     (a person is to move: Step then only says so); whether it says ``words``."""

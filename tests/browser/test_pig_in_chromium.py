@@ -56,11 +56,6 @@ def served(request, root, tmp_path):
     assert server.alive_pids() == []
 
 
-def press(page, name: str) -> None:
-    """Click a widget button by its label."""
-    page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
-
-
 def open_pig(browser, server, width: int):
     """A fresh visitor on Pig's Play page, drawn, with the Play with others tab open."""
     context = browser.new_context(viewport={"width": width, "height": 1000})
@@ -109,12 +104,7 @@ def test_two_visitors_play_pig_at_a_shared_table_and_each_page_follows(browser, 
     ctx_a, a = open_pig(browser, server, 1280)
     ctx_b, b = open_pig(browser, server, 420)
     try:
-        press(a, "Create table")
-        a.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
-        code = a.locator(".treegames-table-code").inner_text().strip()
-        b.get_by_placeholder(re.compile("e.g.")).fill(code)
-        press(b, "Join")
-        b.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
+        code = harness.create_and_join(a, b)
         teacher = codes.teacher_code(folder)
         table_id = next(v.table_id for v in authority.overview(teacher) if v.code == code)
         pages = {0: a, 1: b}

@@ -175,13 +175,7 @@ def start_table(browser, server) -> tuple:
     """Page A creates a table, page B (a phone) joins it by code; (contexts, pages, code)."""
     ctx_a, a, _ = open_page(browser, server, 1280)
     ctx_b, b, _ = open_page(browser, server, 420)
-    press(a, "Create table")
-    a.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
-    code = a.locator(".treegames-table-code").inner_text().strip()
-    b.get_by_placeholder(re.compile("e.g.")).fill(code)
-    press(b, "Join")
-    b.locator(".treegames-table-code").wait_for(timeout=WAIT_MS)
-    return (ctx_a, ctx_b), (a, b), code
+    return (ctx_a, ctx_b), (a, b), harness.create_and_join(a, b)
 
 
 def reopen(page, url: str) -> None:
