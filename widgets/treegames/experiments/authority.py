@@ -343,6 +343,8 @@ class ExperimentAuthority:
         """Show or exclude one pseudonym's results (excluded results stay stored but leave the pool)."""
         self._check_teacher(teacher_code)
         code = _clean_code(code)
+        if not isinstance(pseudonym, str) or len(pseudonym) > 80 or not codes.is_encodable(pseudonym):
+            raise BadSettings(f"no student called {core.quote(pseudonym)} in class {code}")
         with self.store.transaction() as cur:
             version = self._bump(cur, code)
             cur.execute("UPDATE exp_members SET shown = ? WHERE code = ? AND pseudonym = ?",

@@ -220,7 +220,7 @@ def _visitor(value: object) -> str:
     """A visitor id as stored (any short text; '' for none)."""
     if value is None:
         return ""
-    if not isinstance(value, str) or len(value) > 200:
+    if not isinstance(value, str) or len(value) > 200 or not codes.is_encodable(value):
         raise BadRequest("The visitor id must be short text.")
     return value
 
@@ -522,7 +522,7 @@ class Authority:
         label = _clean_text(label, "table label", self.limits.max_label)
         visitor = _visitor(visitor)
         if seed is not None and not (isinstance(seed, int | str) and not isinstance(seed, bool)
-                                     and len(str(seed)) <= 40):
+                                     and len(str(seed)) <= 40 and codes.is_encodable(str(seed))):
             raise BadRequest("A seed is a whole number or short text.")
         if not isinstance(hint_allowed, bool):
             raise BadRequest("hint_allowed is true or false.")

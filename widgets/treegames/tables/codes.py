@@ -30,9 +30,37 @@ def new_code(length: int = CODE_LENGTH) -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(length))
 
 
+def is_encodable(text: str) -> bool:
+    """Whether ``text`` can be sent and stored as UTF-8 (a lone surrogate, half of a pasted emoji, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def unencodable(value: object, where: str = "") -> str | None:
+    """Where the first text in ``value`` that cannot be encoded sits ('label', 'options.name'), or None."""
+    if isinstance(value, str):
+        return None if is_encodable(value) else (where or "text")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and not is_encodable(key):
+                return where or "a name"
+            found = unencodable(item, f"{where}.{key}" if where else str(key))
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found = unencodable(item, where)
+            if found:
+                return found
+    return None
+
+
 def normal_code(text: object) -> str:
-    """The code as stored: upper case, without spaces or dashes; '' for anything that is not short text."""
-    if not isinstance(text, str) or len(text) > 40:
+    """The code as stored: upper case, without spaces or dashes; '' for anything that is not short ASCII text."""
+    if not isinstance(text, str) or len(text) > 40 or not text.isascii():
         return ""
     return "".join(text.split()).replace("-", "").upper()
 
@@ -50,7 +78,7 @@ def new_token() -> str:
 
 def token_hash(token: object) -> str:
     """What the store keeps of a token: its SHA-256 in hex ('' for anything not a short string)."""
-    if not isinstance(token, str) or not 8 <= len(token) <= 100:
+    if not isinstance(token, str) or not 8 <= len(token) <= 100 or not token.isascii():
         return ""
     return hashlib.sha256(token.encode()).hexdigest()
 

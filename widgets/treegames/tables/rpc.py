@@ -37,6 +37,8 @@ from typing import Any
 
 from tornado import web
 
+from .codes import unencodable
+
 __all__ = ["Service", "RpcHandler", "KeyHandler", "RpcClient", "routes", "long_poll", "auth_headers",
            "KEY_HEADER", "URL_ENV", "KEY_ENV", "HUB_TOKEN_ENV", "POLL_STEP", "RECHECK"]
 
@@ -92,6 +94,10 @@ class Service:
             inspect.signature(getattr(self.target, method)).bind(**kwargs)
         except TypeError:
             raise self.bad_request(f"Those are not the arguments of {method}.") from None
+        where = unencodable(kwargs)
+        if where is not None:
+            raise self.bad_request(f"The {where} holds a character that cannot be sent (half of an emoji, perhaps): "
+                                   "type it again.")
         return kwargs
 
     def with_identity(self, method: str, kwargs: dict, identity: str) -> dict:
