@@ -43,14 +43,16 @@ def test_a_seat_that_is_not_to_move_is_refused_and_nothing_changes(authority, ga
     assert snapshot(authority, ticket.table_id) == before
 
 
-def test_a_stale_version_is_refused_saying_the_table_moved_on(authority):
+def test_a_stale_version_is_refused_saying_the_table_moved_on(authority, caplog):
     tickets = full_table(authority, "bosk")
     ticket, view = mover(authority, tickets)
     before = snapshot(authority, ticket.table_id)
     for stale in (view.version - 1, view.version + 1, 0, -5):
-        with pytest.raises(StaleVersion, match="moved on") as refused:
+        with caplog.at_level("INFO", logger="treegames.tables"), pytest.raises(StaleVersion, match="moved on") as refused:
             authority.move(ticket.token, stale, view.legal[0])
         assert refused.value.current == view.version
+        assert "version" not in str(refused.value), "a student's words: the version numbers go to the log"
+        assert f"made on version {stale}" in caplog.text
         assert snapshot(authority, ticket.table_id) == before
 
 

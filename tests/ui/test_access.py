@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import html
+import re
+
+import pytest
+
 from treegames import aspens, bosk, core
 from treegames import mighty_trees as mt
 from treegames.ui import access
@@ -58,6 +63,21 @@ def test_text_that_is_not_a_move_is_refused_with_the_engines_reason_and_nothing_
     assert not w.move_box.submit()
     assert w.state is before and "Not a move" in w.message.value
     assert w.move_box.box.value == "plant a tree please", "the text stays so it can be corrected"
+
+
+@pytest.mark.parametrize("typed", ["plant a tree please", "", "   "])
+def test_a_refused_typed_move_suggests_only_moves_this_person_can_play_now(typed):
+    w = AspensPlay(seed=1)
+    to_person(w)
+    w.move_box.box.value = typed
+    assert not w.move_box.submit()
+    words = html.unescape(re.sub("<[^>]+>", "", w.message.value))
+    legal = {str(a) for a in w.state.legal_actions()}
+    suggested = set(re.findall(r"'([^']+)'", words)) - {typed}
+    assert suggested and suggested <= legal, f"only moves playable now: {suggested - legal}"
+    assert "sun " not in words and "wind " not in words and "first " not in words, "no chance outcome is suggested"
+    assert f"all {len(legal)}" in words, "the box's list holds the rest"
+    assert ("Type a move first" in words) == (not typed.strip())
 
 
 def test_every_legal_move_is_listed_and_described_by_the_engine():

@@ -133,7 +133,7 @@ class Domain:
     def check_counts(self, counts: object) -> dict[int, int]:
         """Contributed {outcome: count} validated and normalised (JSON keys may be digit strings)."""
         if not isinstance(counts, Mapping) or not counts:
-            raise BadCount("a batch is a non-empty table of outcome -> count")
+            raise BadCount("no results arrived with that batch: roll again")
         out: dict[int, int] = {}
         for key, count in counts.items():
             outcome = _outcome_key(key)

@@ -22,6 +22,7 @@ the same version exactly one is applied; the other gets ``StaleVersion``.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
 import threading
@@ -53,6 +54,8 @@ from .errors import (
 from .limits import Limits
 from .store import Store, register_migrations
 from .views import TableSummary, TableView, Ticket
+
+_LOG = logging.getLogger("treegames.tables")
 
 __all__ = ["Authority", "MIGRATIONS", "PERSON", "replay_table"]
 
@@ -467,8 +470,10 @@ class Authority:
             if row.status == WAITING:
                 raise NotYourTurn("The game starts when every seat is taken.")
             if version != row.version:
-                raise StaleVersion(f"The table has moved on (it is at version {row.version}, your move was made "
-                                   f"on version {version}): look again and choose your move.", row.version)
+                _LOG.info("stale move on table %s: made on version %r, the table is at %s", table_id, version,
+                          row.version)
+                raise StaleVersion("The table has moved on since you chose that move: look at the board again "
+                                   "and choose your move.", row.version)
             seats = self._seats(tx, table_id)
             play = self._play(tx, row)
             state = play.state

@@ -127,9 +127,7 @@ class MoveBox(widgets.VBox):
     def submit(self) -> bool:
         """Play what the box holds (Enter or the button); clear the box if it was played."""
         text = notation_of(self.box.value or "")
-        if not text:
-            return False
-        played = bool(self.on_move(text))
+        played = bool(self.on_move(text))  # an empty box is told what it could type
         if played:
             self.box.value = ""
         return played

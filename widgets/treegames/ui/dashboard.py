@@ -205,10 +205,21 @@ class GameDashboard(widgets.VBox):
             return False
         try:
             action = s.parse_action(text)
-        except core.IllegalAction as err:
-            self._say(f"Not a move: {escape(err)}", error=True)
+        except core.IllegalAction:
+            self._say(self.unreadable_words(s, text), error=True)
             return False
         return self.play(action)
+
+    def unreadable_words(self, state, text: str) -> str:
+        """Typed text that is no move: a few of the moves this person could play now, in the engine's notation."""
+        moves = [notation for notation, _words in self.move_choices(state)]
+        if not moves:
+            return "Not a move: nothing can be typed now."
+        shown = " or ".join(", ".join(f"'{escape(m)}'" for m in moves[:3]).rsplit(", ", 1))
+        listed = f" (↓ in the box lists all {len(moves)})" if len(moves) > 3 else ""
+        if not str(text).strip():
+            return f"Type a move first, such as {shown}{listed}."
+        return f"Not a move: {escape(core.quote(text))} is not written as a move. You can play {shown}{listed}."
 
     def player_name(self, player: int) -> str:
         """A seat's name for people."""
