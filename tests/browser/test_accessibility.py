@@ -171,6 +171,23 @@ def interact(page, answers: list[int]) -> str:
     return moment
 
 
+BOARD_TOP_JS = """
+() => { const board = Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50)[0];
+  if (!board) return null; let top = board.getBoundingClientRect().top + window.scrollY;
+  for (let el = board.parentElement; el; el = el.parentElement) top += el.scrollTop;
+  return top; }
+"""
+"""The board's top in CSS pixels from the top of the page, as if every scroller were at its start."""
+
+FIRST_SCREEN = 780
+"""A phone's first screen, in CSS pixels: a Play page's board must begin within it, with room to be seen."""
+
+
+def board_top(page) -> float | None:
+    """Where a Play page's board begins, from the top of the page (None: no board)."""
+    return page.evaluate(BOARD_TOP_JS)
+
+
 def sideways_scroll(page) -> int:
     """How many CSS pixels the page is wider than its viewport."""
     return page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -194,6 +211,11 @@ def test_every_page_passes_axe_at_1280_and_420_px_before_and_after_an_interactio
         resize(page, PHONE)
         problems += audit(page, f"420 px, {moment}", path)
         phone_overflow = sideways_scroll(page)
+        board = board_top(page) if path.endswith("/play.ipynb") else 0
+        if path.endswith("/play.ipynb"):
+            page.set_viewport_size({"width": PHONE["width"], "height": FIRST_SCREEN})
+            page.screenshot(path=str(harness.ARTIFACTS / "screenshots" / f"first-screen-{path.split('/')[0]}-420.png"))
+            resize(page, PHONE)
         resize(page, ZOOMED)
         zoom_overflow = sideways_scroll(page)
         harness.screenshot(page, f"a11y-{path.replace('/', '-').removesuffix('.ipynb')}-zoom200")
@@ -201,5 +223,6 @@ def test_every_page_passes_axe_at_1280_and_420_px_before_and_after_an_interactio
         context.close()
     assert problems == [], "\n".join(problems)
     assert phone_overflow <= 1, f"{path} scrolls sideways by {phone_overflow}px on a 420 px phone"
+    assert board is not None and board + 200 <= FIRST_SCREEN, f"{path}: at 420 px the board begins at {board} px"
     assert zoom_overflow <= 1, f"{path} scrolls sideways by {zoom_overflow}px at 200% zoom on a 1280 px screen"
     assert errors == []

@@ -333,9 +333,8 @@ class TablePanel(widgets.VBox):
     # ------------------------------------------------------------ messages
 
     def _say(self, text: str, error: bool = False) -> bool:
-        """A message at the top of the panel (and under the board); False so callers can return it."""
+        """A message at the top of the panel, beside the buttons that caused it (once: not under the board too); False."""
         self.note.value = message_box(text, error)
-        self.dashboard._say(text, error)
         return False
 
     def _fail(self, text: str) -> None:
