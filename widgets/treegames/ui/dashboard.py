@@ -81,6 +81,8 @@ class GameDashboard(widgets.VBox):
     """What a clickable place is called ('hex', 'space', 'card')."""
     chance_words = "Chance to draw"
     """The headline at a chance node ('Dice to roll' where chance is dice)."""
+    chance_first = "chance decides first (a draw). Press Step to see it."
+    """Said when a person clicks the board while chance is to act ('the dice come first. Press Step to roll.')."""
 
     def __init__(self, seed: int = 1, seats: tuple | None = None, options: dict | None = None,
                  answer: bool = True, speed: int = 10):
@@ -459,7 +461,7 @@ class GameDashboard(widgets.VBox):
             self._say(GAME_OVER)
             return False
         if s.current_player == core.CHANCE:
-            self._say(f"{escape(place)}: the dice come first. Press Step to roll.")
+            self._say(f"{escape(place)}: {escape(self.chance_first)}")
             return False
         if not self.is_human_turn():
             who = self.player_name(s.current_player)

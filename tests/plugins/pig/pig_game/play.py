@@ -82,6 +82,7 @@ class PigPlay(GameDashboard):
     seat_names = pig.PLAYER_NAMES
     place_word = "button"
     chance_words = "Die to roll"
+    chance_first = "the die is rolling first. Press Step to see it land."
 
     def __init__(self, seed: int = 1, seats: tuple | None = None, answer: bool = True, **options):
         super().__init__(seed=seed, seats=seats, options=options, answer=answer)

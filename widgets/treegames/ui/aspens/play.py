@@ -39,6 +39,7 @@ class AspensPlay(GameDashboard):
     seat_names = PLAYER_NAMES
     place_word = "hex"
     chance_words = "Dice to roll"
+    chance_first = "the dice come first. Press Step to roll."
 
     def __init__(self, setup: int = 2, seed: int = 1, aspen: str = PERSON, pine: str = "greedy",
                  size: float = 19.0, odds_panel: bool = True, answer: bool = True, **options):
