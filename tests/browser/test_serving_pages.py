@@ -134,6 +134,27 @@ PROGRESS_JS = """
 """Installed before the page's own scripts: every text Voila's loading line shows is kept, however briefly shown."""
 
 
+def watch_sockets(page, visit: dict) -> None:
+    """Keep what a visitor's page said and did on its sockets, to explain a page that stays blank."""
+    page.on("console", lambda m: visit["console"].append(f"{m.type}: {m.text[:200]}") if m.type in ("error", "warning")
+            else None)
+
+    def opened(ws) -> None:
+        seen = {"url": ws.url.rsplit("/", 2)[-2][:8], "sent": 0, "received": 0, "closed": False}
+        visit["sockets"].append(seen)
+        ws.on("framesent", lambda _f: seen.__setitem__("sent", seen["sent"] + 1))
+        ws.on("framereceived", lambda _f: seen.__setitem__("received", seen["received"] + 1))
+        ws.on("close", lambda _w: seen.__setitem__("closed", True))
+
+    page.on("websocket", opened)
+
+
+def blank_report(visits: list[dict]) -> str:
+    """For each visitor whose board never drew: its sockets (frames each way, closed?) and console errors."""
+    return "; ".join(f"visitor {i}: sockets {v['sockets']}, console {v['console'][:5]}, loading {sorted(v['progress'])}"
+                     for i, v in enumerate(visits) if v["drawn"] is None)
+
+
 def arrive_together(browser, server, count: int) -> list[dict]:
     """``count`` visitors open the play page at the same moment; each one's first paint and every progress line seen."""
     visits = []
@@ -141,8 +162,11 @@ def arrive_together(browser, server, count: int) -> list[dict]:
         context = browser.new_context(viewport=harness.VIEWPORT)
         context.add_init_script(PROGRESS_JS)
         page = context.new_page()
+        visit = {"context": context, "page": page, "progress": set(), "drawn": None, "console": [],
+                 "sockets": []}
+        watch_sockets(page, visit)
         page.goto(f"{server.base}/voila/render/{PLAY}", wait_until="commit", timeout=WAIT_MS)
-        visits.append({"context": context, "page": page, "progress": set(), "drawn": None})
+        visits.append(visit)
     start = time.monotonic()
 
     def all_drawn() -> bool:
@@ -176,7 +200,8 @@ def test_four_visitors_arriving_at_once_all_get_a_drawn_board(browser, preheat):
         visits = arrive_together(browser, server, 4)
         for i, v in enumerate(visits):
             harness.screenshot(v["page"], f"serving-arrival-{'pool' if preheat else 'cold'}-{i}")
-        assert all(v["drawn"] is not None for v in visits), f"blank pages: {[v['drawn'] for v in visits]}"
+        assert all(v["drawn"] is not None for v in visits), \
+            f"blank pages: {[v['drawn'] for v in visits]}; {blank_report(visits)}"
         # A visitor who waits for a kernel to run the notebook sees it running. Who waits is set by the pool,
         # not by the clock: every visitor beyond the pool's preheated kernels (all four without a pool).
         cold = 4 - (game_pool_sizes().get(PLAY, DEFAULT_POOL_SIZE) if preheat else 0)
