@@ -55,7 +55,7 @@ def _icon_rules() -> str:
 LAYOUT_CSS = """
 .treegames-canvas{width:auto!important;height:auto!important;max-width:100%!important;min-width:0!important;
   align-self:flex-start!important;flex:0 0 auto!important}
-.treegames-board-canvas{max-height:calc(100vh - 215px)!important}
+@media (min-width:700px){.treegames-board-canvas{max-height:calc(100vh - 215px)!important}}
 .treegames-row{display:flex;flex-flow:row wrap!important;align-items:flex-start;gap:8px 14px;max-width:100%}
 .treegames-column{flex:0 1 auto!important;min-width:0!important;max-width:100%!important}
 .treegames-side{flex:1 1 330px!important;min-width:0!important;max-width:580px!important}
