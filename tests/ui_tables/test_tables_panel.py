@@ -68,6 +68,15 @@ def test_create_shows_code_url_and_qr(pair):
     assert pa.lobby.layout.display == "none" and pa.at_table.layout.display is None
 
 
+def test_the_panels_own_messages_show_once_beside_its_buttons(pair):
+    """'Table created: code ...' and 'Joined: ...' are said in the panel, not under the board as well (issue 32)."""
+    a, pa, b, pb = pair
+    code = pa.table.view.code
+    assert "Table created" in pa.note.value and code in pa.note.value
+    assert "Joined" in pb.note.value
+    assert "Table created" not in a.message.value and "Joined" not in b.message.value
+
+
 def test_labels_are_shown_as_escaped_text_on_the_other_page(pair):
     """A typed label reaches the other page only as text."""
     _a, _pa, _b, pb = pair
