@@ -453,6 +453,19 @@ def press(page, name: str) -> None:
     page.get_by_role("button", name=re.compile(rf"^\W*{re.escape(name)}\s*$")).first.click()
 
 
+def open_settings(page, keyboard: bool = False) -> None:
+    """Open a Play page's folded Settings (speed, bots answering, less motion), by a click or by Tab's Enter."""
+    toggle = page.get_by_role("button", name=re.compile(r"^\W*Settings\s*$")).first
+    if toggle.get_attribute("aria-pressed") == "true" or "mod-active" in (toggle.get_attribute("class") or ""):
+        return
+    if keyboard:
+        toggle.focus()
+        page.keyboard.press("Enter")
+    else:
+        toggle.click()
+    page.get_by_label("steps/s").first.wait_for(state="visible", timeout=WAIT_MS)
+
+
 def create_and_join(a, b) -> str:
     """On two Play pages with their Play with others tab open: A creates a table, B joins it by its code; the code."""
     press(a, "Create table")

@@ -38,6 +38,7 @@ def press(page, name: str) -> None:
 def less_motion(page, reduced: bool) -> bool:
     """Whether 'Less motion' is ticked once the page script has had its say (for a reduced-motion browser it
     is waited for), after the box has stayed as the preference set it for a moment."""
+    harness.open_settings(page)
     box = page.get_by_role("checkbox", name="Less motion")
     if reduced:
         page.wait_for_function("() => document.querySelector('.treegames-motion input').checked", timeout=WAIT_MS)

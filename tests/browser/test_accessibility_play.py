@@ -99,6 +99,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
         assert len({(f["tag"], f["text"]) for f in seen}) >= 8, seen
 
         # faster bots, by keyboard
+        harness.open_settings(page, keyboard=True)
         speed = page.get_by_label("steps/s")
         speed.focus()
         page.keyboard.press("Control+A")
@@ -208,6 +209,7 @@ def test_bosk_season_and_a_mighty_trees_game_from_the_move_list_alone(browser, v
 
     game_module = importlib.import_module(f"treegames.{module_name}")
     with harness.loaded_dashboard(browser, voila, path) as (page, _s, errors):
+        harness.open_settings(page, keyboard=True)
         speed = page.get_by_label("steps/s")
         speed.focus()
         page.keyboard.press("Control+A")

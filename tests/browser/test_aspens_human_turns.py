@@ -27,6 +27,7 @@ def mirrored(browser, voila):
     page and mirror stay in lockstep, so it unticks "Bots answer by themselves" first (and so does the mirror).  test_aspens_keyboard_and_save covers the answering.
     """
     with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 1280, "height": 1150}) as loaded:
+        harness.open_settings(loaded[0])
         loaded[0].get_by_role("checkbox", name="Bots answer by themselves").uncheck()
         yield loaded, AspensPlay(setup=2, seed=1, aspen="human", pine="greedy", answer=False)
 

@@ -98,6 +98,7 @@ def test_auto_play_watches_two_bots_to_the_end(play_page):
     page.locator(".widget-dropdown", has_text="Aspen").locator("select").first.select_option(label="Bot (greedy)")  # New game tab
     press(page, "Start new game")
     page.get_by_role("tab", name="Event log").click()
+    harness.open_settings(page)
     readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator("input")  # the speed is a labelled number box (issue 21)
     readout.click()
     page.keyboard.press("Control+A")

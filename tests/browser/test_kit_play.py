@@ -190,6 +190,7 @@ def test_a_few_moves_by_keyboard_only(browser, voila):
 
 def test_save_then_open_round_trip_and_a_tampered_file_changes_nothing(browser, voila, tmp_path):
     with harness.loaded_dashboard(browser, voila, PATH, viewport=TALL) as (page, _s, errors):
+        harness.open_settings(page)
         page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
         for n in range(1, 4):  # the coin, Aspen's seed (a click), Pine's seed (Step)
             if n == 2:

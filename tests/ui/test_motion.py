@@ -24,7 +24,9 @@ def test_the_page_script_reads_prefers_reduced_motion_and_ticks_the_kit_checkbox
     assert MOTION_CLASS in motion.checkbox._dom_classes and motion.checkbox.description == "Less motion"
 
 
-def test_every_play_page_has_the_less_motion_box_beside_auto_play():
+def test_every_play_page_has_the_less_motion_box_with_the_speed_in_its_folded_settings():
     game = AspensPlay(setup=2, seed=1, aspen="greedy", pine="greedy")
-    row = next(box for box in game.right.children if game.auto_button in getattr(box, "children", ()))
-    assert game.motion in row.children
+    toolbar = next(box for box in game.right.children if game.auto_button in getattr(box, "children", ()))
+    assert game.step_button in toolbar.children, "one toolbar: Auto-play sits with Step, Back, Forward, Undo"
+    assert {game.motion, game.speed, game.answer_box} <= set(game.settings.body.children)
+    assert game.settings in game.right.children and not game.settings.is_open, "folded away at first"

@@ -43,6 +43,7 @@ from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .hint import HintPanel
 from .motion import MotionPreference
+from .panels import Collapsible
 from .review import ReviewPanel
 from .saving import download_link, states_from_saved, uploaded_text
 from .scene import Polygons, Scene, as_points
@@ -300,10 +301,12 @@ class GameDashboard(widgets.VBox):
         save_panel = widgets.VBox([self.save_note, widgets.HBox([self.save_link, self.picture_link]), self.upload])
 
         buttons = widgets.HBox([self.step_button, self.back_button, self.forward_button, self.undo_button,
-                                self.end_turn_button])
+                                self.end_turn_button, self.auto_button])  # one toolbar of play controls
         buttons.add_class("treegames-buttons")
-        auto = widgets.HBox([self.auto_button, self.speed, self.answer_box, self.motion])
-        auto.add_class("treegames-buttons")
+        choices = widgets.HBox([self.speed, self.answer_box, self.motion])
+        choices.add_class("treegames-buttons")
+        self.settings = Collapsible("Settings", choices)  # speed, bots answering, less motion: folded away
+        self.settings.add_class("treegames-settings")
         self.keys_help = widgets.HTML(f"<div style='font-size:12px;color:#555;line-height:1.5'>⌨ {escape(KEYS_HELP)}</div>",
                                       layout=widgets.Layout(max_width="100%"))
         self.move_box = access.MoveBox(self.play_typed, report=report)
@@ -332,7 +335,7 @@ class GameDashboard(widgets.VBox):
         safety.observe(self.tabs, self._on_tab, names="selected_index", report=report)
         self.hint_panel = HintPanel(self)  # the coach's Hint (ui/hint.py)
         self.review_panel = ReviewPanel(self)  # the coach's Review of a finished game (ui/review.py)
-        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, auto, self.hint_panel,
+        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, self.settings, self.hint_panel,
                                    self.review_panel, self.message,
                                    self.explanation,
                                    self.tabs])
