@@ -9,6 +9,7 @@ and the browser (``browser/test_pig_in_chromium.py``) cover the rest.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -41,7 +42,7 @@ def test_no_treegames_module_names_pig_and_the_product_does_not_list_it():
     naming = [p for p in package.rglob("*.py") if "pig" in p.read_text(encoding="utf-8").lower()]
     assert naming == [], "Pig came in through its entry point alone"
     code = "import treegames; print(','.join(treegames.games()))"
-    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert shown.stdout.strip() == "aspens,bosk,mighty_trees", "outside the tests, the product's games alone"
 

@@ -67,11 +67,11 @@ def open_pig(browser, server, width: int):
 
 def click_place(page, place: str) -> None:
     """Click the Roll or Hold button drawn on the picture."""
-    from pig_game.play import PigPlay
+    from pig_game.play import button_centre
 
     page.evaluate("""() => Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50)[0]
       .scrollIntoView({block: 'center'})""")
-    harness.click_canvas(page, *PigPlay.place_centre(None, place))
+    harness.click_canvas(page, *button_centre(place))
 
 
 def test_the_landing_page_lists_pig_and_its_play_page_rolls_on_a_click(browser, served):

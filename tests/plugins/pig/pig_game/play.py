@@ -29,6 +29,12 @@ PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(
 """Where each face's pips sit, in steps of the pip spacing from the die's centre."""
 
 
+def button_centre(place: str) -> tuple[float, float]:
+    """The centre of the Roll or Hold button, in canvas pixels."""
+    left, top, right, bottom = BUTTONS[place]
+    return (left + right) / 2, (top + bottom) / 2
+
+
 def box(left: float, top: float, right: float, bottom: float) -> list[tuple[float, float]]:
     """A rectangle's four corners."""
     return [(left, top), (right, top), (right, bottom), (left, bottom)]
@@ -104,8 +110,7 @@ class PigPlay(GameDashboard):
 
     def place_centre(self, place: str) -> tuple[float, float]:
         """A button's centre."""
-        left, top, right, bottom = BUTTONS[place]
-        return (left + right) / 2, (top + bottom) / 2
+        return button_centre(place)
 
     def places(self) -> list[str]:
         """Roll, then Hold."""
