@@ -239,29 +239,129 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
 
 
-def with_default_deadline(browser):
-    """Give every context and page this browser opens the generous DEADLINE as Playwright's default timeout.
+class TabPool:
+    """Chromium tabs recycled between tests: ``browser.new_context`` hands out a reset context with its page.
 
-    Playwright's own default (30 s) is sized for a quick machine; a click or a read on a busy 2-core
-    machine can wait longer, and an action that never becomes possible still fails, at the deadline.
+    A fresh context costs Chromium about 1 s of CPU for a new renderer process, and a Voila page
+    loaded there about 2 s more to compile the page's scripts again; in a tab that has loaded a
+    page before, the same load costs about a third. So a context a test closes is not closed: its
+    extra pages are, its page goes to ``about:blank`` (the Voila page unloads, as when a visitor
+    leaves), the handlers and routes the test added are removed, cookies and permissions cleared,
+    and it waits for the next ``new_context`` with the same options (the viewport is set anew).
+    A context whose test did something that cannot be undone (an init script, emulated media,
+    extra headers) is closed for real. Page-level state never crosses: every test loads its page.
     """
-    ms = WAIT_MS
-    new_context, new_page = browser.new_context, browser.new_page
 
-    def context_with_deadline(*args, **kwargs):
-        context = new_context(*args, **kwargs)
-        context.set_default_timeout(ms)
-        context.set_default_navigation_timeout(ms)
+    UNDOABLE = ("on", "once")
+    """Calls recorded on a pooled context or page so that its release can undo them (routes go by unroute_all)."""
+    TAINTING = ("add_init_script", "emulate_media", "expose_binding", "expose_function",
+                "set_extra_http_headers", "set_geolocation", "route_web_socket", "route_from_har")
+    """Calls after which a context is not reused."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.real_new_context = browser.new_context
+        self.idle: dict[str, list] = {}
+        browser.new_context = self.new_context
+        browser.new_page = self.new_page
+
+    @staticmethod
+    def key(options: dict) -> str:
+        """The pool a context with these options belongs to (the viewport is set per use)."""
+        return repr(sorted((k, v) for k, v in options.items() if k != "viewport"))
+
+    def new_context(self, **options):
+        """A reset context from the pool for these options, or a new one."""
+        key = self.key(options)
+        viewport = options.get("viewport", VIEWPORT)
+        while self.idle.get(key):
+            context = self.idle[key].pop()
+            with contextlib.suppress(Exception):
+                context.tab.set_viewport_size(viewport)
+                context.recycled_uses += 1
+                return context
+        context = self.real_new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
+        real_new_page, real_close = context.new_page, context.close
+        context.tab, context.undo, context.tainted, context.recycled_uses = None, [], False, 0
+        context.extra_pages = []
+        self._watch(context, context)
+
+        def new_page():
+            if context.tab is None or context.tab.is_closed():
+                context.tab = real_new_page()
+                self._watch(context, context.tab)
+                return context.tab
+            if context.tab in context.handed:
+                extra = real_new_page()
+                context.extra_pages.append(extra)
+                return extra
+            context.handed.append(context.tab)
+            return context.tab
+
+        def close(**kwargs):
+            self._release(context, key, viewport, real_close)
+
+        context.handed = []
+        context.new_page, context.close = new_page, close
         return context
 
-    def page_with_deadline(*args, **kwargs):
-        page = new_page(*args, **kwargs)
-        page.set_default_timeout(ms)
-        page.set_default_navigation_timeout(ms)
+    def new_page(self, **options):
+        """A page in a context of its own (as Browser.new_page): closing the page releases the context."""
+        context = self.new_context(**options)
+        page = context.new_page()
+        page.close = lambda **kwargs: context.close()
         return page
 
-    browser.new_context, browser.new_page = context_with_deadline, page_with_deadline
-    return browser
+    def _watch(self, context, target) -> None:
+        """Record the undoable calls on ``target`` (a context or a page) and mark the tainting ones."""
+        for name in self.UNDOABLE:
+            real = getattr(target, name)
+
+            def recorded(*args, _real=real, _name=name, **kwargs):
+                context.undo.append((target, _name, args))
+                return _real(*args, **kwargs)
+            setattr(target, name, recorded)
+        for name in self.TAINTING:
+            real = getattr(target, name, None)
+            if real is None:  # a page-only or context-only call
+                continue
+
+            def tainting(*args, _real=real, **kwargs):
+                context.tainted = True
+                return _real(*args, **kwargs)
+            setattr(target, name, tainting)
+        if target is not context:
+            target.set_default_timeout(WAIT_MS)
+            target.set_default_navigation_timeout(WAIT_MS)
+
+    def _release(self, context, key: str, viewport: dict, real_close) -> None:
+        """Reset a context its test closed and keep it for the next test, or close it when it cannot be reset."""
+        try:
+            for page in context.extra_pages:
+                page.close()
+            context.extra_pages.clear()
+            context.handed.clear()
+            if context.tainted or context.tab is None or context.tab.is_closed():
+                raise RuntimeError("not reusable")
+            context.tab.goto("about:blank", timeout=30_000)
+            for target, _name, args in reversed(context.undo):
+                with contextlib.suppress(Exception):  # a ``once`` handler that has run is gone already
+                    target.remove_listener(*args[:2])
+            context.undo.clear()
+            context.tab.unroute_all(behavior="ignoreErrors")
+            context.unroute_all(behavior="ignoreErrors")
+            context.clear_cookies()
+            context.clear_permissions()
+            context.set_offline(False)
+            context.tab.set_default_timeout(WAIT_MS)
+            context.tab.set_default_navigation_timeout(WAIT_MS)
+        except Exception:  # a page that crashed, closed or cannot be reset: a real close
+            with contextlib.suppress(Exception):
+                real_close()
+            return
+        self.idle.setdefault(key, []).append(context)
 
 
 CANVAS_STATS_JS = """

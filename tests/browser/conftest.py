@@ -43,7 +43,10 @@ def voila():
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's headless Chromium driven by Playwright, one per test module.
+    """Debian's headless Chromium driven by Playwright, one per test module, its tabs recycled between tests.
+
+    Every context and page has the generous harness deadline as Playwright's default timeout
+    (Playwright's own 30 s is sized for a quick machine).
 
     Not per session: Playwright's sync API keeps an event loop running in this thread while it is
     open, so every later test that calls ``asyncio.run`` (tests/serving, tests/ui) would fail.
@@ -53,14 +56,14 @@ def browser():
 
     with sync_playwright() as p:
         chromium = harness.launch_chromium(p)
-        harness.with_default_deadline(chromium)
+        harness.TabPool(chromium)  # contexts a test closes are reset and reused (see TabPool)
         yield chromium
         chromium.close()
 
 
 @pytest.fixture
 def page(browser):
-    """A fresh page (own context) at a fixed viewport; console errors are collected on it."""
+    """A page with nothing loaded (a recycled tab, reset) at a fixed viewport; console errors are collected on it."""
     context = browser.new_context(viewport=harness.VIEWPORT)
     page = context.new_page()
     page.errors = []

@@ -211,6 +211,7 @@ def test_every_page_passes_axe_at_1280_and_420_px_before_and_after_an_interactio
         resize(page, PHONE)
         problems += audit(page, f"420 px, {moment}", path)
         phone_overflow = sideways_scroll(page)
+        harness.screenshot(page, f"a11y-{path.replace('/', '-').removesuffix('.ipynb')}-420")
         board = board_top(page) if path.endswith("/play.ipynb") else 0
         if path.endswith("/play.ipynb"):
             page.set_viewport_size({"width": PHONE["width"], "height": FIRST_SCREEN})

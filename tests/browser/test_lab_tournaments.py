@@ -195,19 +195,6 @@ def test_saved_game_of_a_row_is_offered_as_a_file(lab_page):
     assert link.get_attribute("download").endswith("game1.json")
 
 
-@pytest.mark.parametrize(("path", "ready", "name"), [
-    (PATH, ".treegames-lab .treegames-lab-results table", "lab-tournament-phone"),
-    (LESSON, "canvas.treegames-lab-binomial", "lab-lesson-phone"),
-])
-def test_phone_width_fits(browser, voila, path, ready, name):
-    with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, _s, errors):
-        page.wait_for_selector(ready, timeout=WAIT_MS)
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= 440, f"the page scrolls sideways on a phone: {wide}px"
-        whole_page_screenshot(page, name)
-        assert errors == []
-
-
 def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
     with harness.loaded_dashboard(browser, voila, LESSON) as (page, _first, errors):
         assert "Is moving first an advantage?" in page.inner_text("body")

@@ -35,11 +35,11 @@ def root(tmp_path_factory):
     return folder
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def served(request, root, tmp_path):
-    """The class server on ``root`` with its tables on one backend; (server, an authority reading the same store)."""
-    folder = tmp_path / "data"
-    folder.mkdir()
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def served(request, root, tmp_path_factory):
+    """The class server on ``root`` with its tables on one backend, shared by the module's tests on that backend
+    (each test makes its own table); (server, an authority reading the same store, the data folder)."""
+    folder = tmp_path_factory.mktemp(f"data-{request.param}")
     if request.param == "sqlite":
         url, extra = f"sqlite:///{folder}/treegames.sqlite3", []
     else:
