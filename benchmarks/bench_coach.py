@@ -5,6 +5,9 @@ Run as ``python benchmarks/bench_coach.py`` (what ``make bench`` runs: coach-eas
 games per match-up; many hours, since coach-hard plays hundreds of playouts per move), ``--quick``
 (a few games, minutes), or choose ``--games N``, ``--levels`` and ``--only GAME``.
 
+* **Against random play** -- per game, each level against RandomBot in seat-rotated
+  batches, a sequential test that stops once the wins say p < 0.05 (one-sided, exact):
+  the check that would have caught the coach losing to random play in Aspens.
 * **Ladder** -- per game (2 players; Bosk also 4): each coach level against
   GreedyBot, and each level against the one below, over seat-rotated lab
   tournaments (:class:`treegames.lab.TournamentSpec`, so 200 games or more are
@@ -40,7 +43,7 @@ import time
 from typing import Any
 
 from treegames import core
-from treegames.lab import TournamentRun, TournamentSpec, default_workers, wilson_interval
+from treegames.lab import TournamentRun, TournamentSpec, binomial_test, default_workers, wilson_interval
 from treegames.search import Budget, CoachBot, CoachMedium, ParallelSearch, Rollout, Search, rollout_for
 
 LADDER = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
@@ -77,6 +80,31 @@ def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str,
               f"(W-T-L of {tally.games}), wins {100 * tally.wins / tally.games:.1f}% "
               f"(95% {100 * low:.1f}-{100 * high:.1f}%), fair share {100 / players:.0f}%, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
+
+
+def one_sided_p(wins: int, games: int) -> float:
+    """The exact chance of at least ``wins`` wins in ``games`` if each game were a coin flip."""
+    return binomial_test(wins, games) / 2 if 2 * wins > games else 1.0
+
+
+def versus_random(name: str, players: int, level: str, workers: int, cap: int) -> None:
+    """A sequential test of ``level`` against RandomBot: seat-rotated batches until p < 0.05 (or ``cap`` games).
+
+    Losing to random play is a defect, not a lack of strength (issue 33); the sequential test says so in
+    as few games as the evidence allows, which matters at full budget in Aspens (minutes a game).
+    """
+    bots = (level, *("random",) * (players - 1))
+    wins = games = batch = 0
+    start = time.perf_counter()
+    while one_sided_p(wins, games) >= 0.05 and games < cap:
+        size = max(players, workers)
+        results = TournamentRun(TournamentSpec(name, bots, size, seed=3000 + batch), workers=workers).run()
+        wins += results.by_bot[level].wins
+        games += results.by_bot[level].games
+        batch += 1
+    verdict = "beats random play" if one_sided_p(wins, games) < 0.05 else "NOT shown to beat random play"
+    print(f"v random {name} {players}p {level}: {wins} wins of {games} seat-rotated games, one-sided "
+          f"p = {one_sided_p(wins, games):.4f}: {verdict} ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 def positions(name: str, players: int, count: int, seed: int = 5) -> list:
@@ -240,6 +268,10 @@ def main() -> None:
     stake_positions = args.stakes if args.stakes is not None else (2 if args.quick else 8)
     for name, players in chosen if not args.skip_timing and stake_positions else ():
         stakes(name, players, stake_positions, 40 if args.quick else 200)
+    if not args.skip_ladder and match is None:
+        for name, players in chosen:
+            for level in levels:
+                versus_random(name, players, level, args.workers, cap=20 if args.quick else 40)
     if not args.skip_ladder:
         for name, players in chosen:
             ladder(name, players, games, args.workers, levels, args.greedy_only, match)

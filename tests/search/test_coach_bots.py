@@ -7,7 +7,7 @@ import random
 import pytest
 
 from treegames import core, plugins
-from treegames.lab import TournamentSpec, run_tournament
+from treegames.lab import TournamentSpec, binomial_test, run_tournament
 from treegames.search import (
     COACH_BOTS,
     LEVEL_ITERATIONS,
@@ -63,6 +63,46 @@ def test_a_small_coach_plays_a_whole_game_of_legal_moves_against_greedy(name, pl
     final = core.play(game, bots, random.Random(4))  # apply refuses any illegal move
     assert final.is_terminal()
     assert bots[0].last_search is not None and bots[0].last_search.iterations == 2
+
+
+SMALLEST_BUDGET = 4
+"""Playouts per move where the coach lost to random play in Aspens (issue 33): fewer than the legal moves."""
+
+
+def one_sided_p(wins: int, games: int) -> float:
+    """The chance of at least ``wins`` wins in ``games`` if the coach won each game with chance 1/2 (exact)."""
+    return binomial_test(wins, games) / 2 if 2 * wins > games else 1.0
+
+
+@pytest.mark.parametrize("name", sorted(core.games()))
+def test_the_coach_beats_random_play_in_every_game_even_at_its_smallest_budget(name):
+    """A sequential test: seat-alternated games until the coach's wins would be a surprise at p < 0.05 (at most 10)."""
+    game_type = core.games()[name]
+    game = game_type.new_game()
+    wins = games = 0
+    while one_sided_p(wins, games) >= 0.05 and games < 10:
+        coach = CoachBot(random.Random(games), iterations=SMALLEST_BUDGET, trees=1)
+        seat = games % game.num_players
+        bots = [core.RandomBot(random.Random(100 + games + p)) for p in range(game.num_players)]
+        bots[seat] = coach
+        final = core.play(game, bots, random.Random(200 + games))
+        wins += final.winners() == (seat,)
+        games += 1
+    assert one_sided_p(wins, games) < 0.05, f"{name}: the coach won {wins} of {games} games against random play"
+
+
+def test_with_fewer_playouts_than_moves_the_coach_plays_its_heuristics_move():
+    state = mid_game("aspens", 2, seed=1)
+    assert len(state.legal_actions()) > 10
+    coach = CoachBot(random.Random(2), iterations=SMALLEST_BUDGET, trees=1)
+    move = coach.choose(state)
+    search = coach.last_search
+    assert move == search.root_favourite() == search.statistics()[0].action
+    assert search.statistics()[0].visits >= 2  # the favourite's playouts, not one noisy playout of each move
+    plain = CoachBot(random.Random(2), iterations=SMALLEST_BUDGET, trees=1, prior="none")
+    plain.choose(state)
+    assert plain.last_search.root_favourite() is None
+    assert max(s.visits for s in plain.last_search.statistics()) == 1  # plain UCT: one playout each
 
 
 def test_the_coach_is_deterministic_for_a_seed_so_lab_games_replay():

@@ -1,5 +1,11 @@
 """The coach as a bot: Monte Carlo search at three budgets, for every game's ``GameType.bots``.
 
+The coach searches with a prior (:attr:`~.mcts.Prior.GREEDY`): PUCT leans on the
+move the game's GreedyBot would play at each node, and leaves it only when playouts
+say so.  Plain UCT gives every legal move one playout before any gets two, so at a
+budget smaller than the number of legal moves (25 playouts for 40 moves in Aspens)
+it chose among single noisy playouts, and lost every game to RandomBot there.
+
 The budgets count playouts, not seconds, so a coach's moves depend only on its
 seed: tournaments in the lab replay exactly whichever worker plays them.  A game
 with a single legal move is answered at once.  Each level has a base budget
@@ -24,7 +30,7 @@ from typing import Any
 
 from .. import core
 from ..plugins import plugin
-from .mcts import Budget, Rollout, Search
+from .mcts import Budget, Prior, Rollout, Search
 from .parallel import ParallelSearch
 
 __all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
@@ -55,15 +61,16 @@ def iterations_for(level: Level, game: str, players: int) -> int:
 
 
 class CoachBot:
-    """Chooses by Monte Carlo tree search; ``iterations`` per move, ``rollout`` and ``trees`` (defaults: the level's and game's)."""
+    """Chooses by Monte Carlo tree search; ``iterations`` per move, ``rollout``, ``trees`` and ``prior`` (defaults: the level's and game's, and the greedy prior)."""
 
     level = Level.MEDIUM
     thinks_long = True
     """A move takes long enough (up to seconds) that a page should think on a worker thread, not its loop."""
 
     def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
-                 rollout: Rollout | str | None = None, trees: int | None = None):
+                 rollout: Rollout | str | None = None, trees: int | None = None, prior: Prior | str = Prior.GREEDY):
         self.rng = rng if rng is not None else random.Random(0)
+        self.prior = Prior(prior)
         self.iterations = iterations  # None: the level's budget for the game being played
         self.rollout = None if rollout is None else Rollout(rollout)  # None: the game's (rollout_for)
         self.trees = LEVEL_TREES[self.level] if trees is None else trees
@@ -86,8 +93,8 @@ class CoachBot:
         if len(legal) == 1:
             return legal[0]
         rollout = self.rollout or rollout_for(state.game.name)
-        search = (Search(state, self.rng, rollout=rollout) if self.trees == 1
-                  else ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees))
+        search = (Search(state, self.rng, rollout=rollout, prior=self.prior) if self.trees == 1
+                  else ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees, prior=self.prior))
         search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
         return search.best()

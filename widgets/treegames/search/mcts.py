@@ -37,7 +37,8 @@ from .. import core
 from ..lab.stats import wilson_interval
 from .worlds import WorldSampler
 
-__all__ = ["Rollout", "Budget", "Progress", "MoveStats", "Search", "SearchError", "EXPLORATION", "MAX_ROLLOUT"]
+__all__ = ["Rollout", "Prior", "Budget", "Progress", "MoveStats", "Search", "SearchError", "EXPLORATION",
+           "MAX_ROLLOUT", "FAVOURITE_PRIOR", "PUCT_EXPLORATION"]
 
 EXPLORATION = math.sqrt(2)
 """The UCT exploration constant (rewards lie in [0, 1])."""
@@ -48,6 +49,15 @@ MAX_ROLLOUT = 100_000
 REPORT_EVERY = 16
 """Progress is reported (and cancel checked) every this many iterations."""
 
+FAVOURITE_PRIOR = 0.5
+"""With :attr:`Prior.GREEDY`, the share of the prior on the game's GreedyBot's move (the rest is spread evenly)."""
+
+PUCT_EXPLORATION = 1.5
+"""With a prior, the weight of prior times sqrt(parent's playouts) / (1 + the move's playouts) in PUCT."""
+
+UNTRIED_VALUE = 0.5
+"""With a prior, the value a move counts before its first playout (a coin flip)."""
+
 
 class SearchError(ValueError):
     """A search that cannot be run: no decision to make, or a bad budget."""
@@ -57,6 +67,20 @@ class Rollout(StrEnum):
     """How a playout chooses moves once it leaves the tree."""
 
     RANDOM = "random"
+    GREEDY = "greedy"
+
+
+class Prior(StrEnum):
+    """What the search believes about moves before any playout.
+
+    NONE: plain UCT, every legal move tried once before any is tried twice. GREEDY: PUCT, with
+    :data:`FAVOURITE_PRIOR` on the move the game's GreedyBot would play at that node, so a budget
+    smaller than the number of legal moves spends itself on the heuristic's choice and its rivals
+    rather than on one noisy playout of each move (with 25 playouts and 40 legal moves, plain UCT
+    chooses among single random playouts, and in Aspens that lost every game to RandomBot).
+    """
+
+    NONE = "none"
     GREEDY = "greedy"
 
 
@@ -116,7 +140,7 @@ class MoveStats:
 class _Node:
     """A tree node: the player who chose the move into it, its children by action, its counts and availability."""
 
-    __slots__ = ("player", "children", "visits", "reward", "wins", "avail")
+    __slots__ = ("player", "children", "visits", "reward", "wins", "avail", "favourite")
 
     def __init__(self, player: int):
         self.player = player
@@ -125,6 +149,7 @@ class _Node:
         self.reward = 0.0
         self.wins = 0
         self.avail: dict[Any, int] = {}
+        self.favourite: Any = None  # with a prior: the GreedyBot's move here, asked on the node's first visit
 
 
 def progress_report(budget: Budget, done: int, total: int, start: float, finished: bool = False) -> Progress:
@@ -164,7 +189,7 @@ class Search:
     """UCT search for the player to move in ``state`` (see the module docstring); ``think`` runs it."""
 
     def __init__(self, state: Any, rng: random.Random, rollout: Rollout | str = Rollout.RANDOM,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION, prior: Prior | str = Prior.NONE):
         if not isinstance(rng, random.Random):
             raise SearchError(f"rng must be a random.Random, not {type(rng).__name__}")
         player = state.current_player
@@ -175,6 +200,10 @@ class Search:
         except ValueError:
             raise SearchError(f"rollout must be one of {', '.join(r.value for r in Rollout)}, "
                               f"not {rollout!r}") from None
+        try:
+            self.prior = Prior(prior)
+        except ValueError:
+            raise SearchError(f"prior must be one of {', '.join(p.value for p in Prior)}, not {prior!r}") from None
         self.state = state
         self.player = player
         self.rng = rng
@@ -184,6 +213,14 @@ class Search:
         self.iterations = 0
         self._legal = list(state.legal_actions())
         self._policy = self._rollout_bot()
+        self._advisor = self._prior_bot()
+
+    def _prior_bot(self) -> core.Bot | None:
+        """The bot whose move gets the prior (None: plain UCT, or a game without a GreedyBot)."""
+        if self.prior is Prior.NONE:
+            return None
+        greedy = getattr(core.game_module(self.state.game.name), "GreedyBot", None)
+        return None if greedy is None else greedy(random.Random(self.rng.getrandbits(64)))
 
     def _rollout_bot(self) -> core.Bot:
         """The bot that plays the playouts."""
@@ -239,7 +276,10 @@ class Search:
                 node = child
                 path.append(node)
                 continue
-            action, expanded = self._select(node, state.legal_actions(), player)
+            if self._advisor is None:
+                action, expanded = self._select(node, state.legal_actions(), player)
+            else:
+                action, expanded = self._select_puct(node, state, player)
             state = state.apply(action)
             node = node.children[action]
             path.append(node)
@@ -281,6 +321,33 @@ class Search:
                 best, best_score = action, score
         return best, False
 
+    def _select_puct(self, node: _Node, state: Any, player: int) -> tuple[Any, bool]:
+        """The action to follow from ``node`` by PUCT: mean reward plus the prior's pull, which fades with playouts."""
+        legal = state.legal_actions()
+        if node.favourite is None:
+            node.favourite = self._advisor.choose(state)
+        favourite, children = node.favourite, node.children
+        others = (1.0 - FAVOURITE_PRIOR) / (len(legal) - 1) if len(legal) > 1 else 0.0
+        total = 1
+        for action in legal:
+            child = children.get(action)
+            if child is not None:
+                total += child.visits
+        pull = PUCT_EXPLORATION * math.sqrt(total)
+        best, best_score = None, -math.inf
+        for action in legal:
+            child = children.get(action)
+            visits = child.visits if child is not None else 0
+            value = child.reward / visits if visits else UNTRIED_VALUE
+            prior = (FAVOURITE_PRIOR if len(legal) > 1 else 1.0) if action == favourite else others
+            score = value + pull * prior / (1 + visits)
+            if score > best_score:
+                best, best_score = action, score
+        if best not in children:
+            children[best] = _Node(player)
+            return best, True
+        return best, False
+
     def _play_out(self, state: Any) -> Any:
         """Play ``state`` to the end with the rollout policy and exact chance."""
         rng, choose, chance, sample = self.rng, self._policy.choose, core.CHANCE, core.sample_chance
@@ -299,18 +366,23 @@ class Search:
     # ------------------------------------------------------------ results
 
     def statistics(self) -> list[MoveStats]:
-        """Every legal root move's statistics, most playouts first (then higher reward, then the engine's order)."""
+        """Every legal root move's statistics, most playouts first (then the prior's favourite, higher reward, the engine's order)."""
         out = []
+        favourite = self.root_favourite()
         for index, action in enumerate(self._legal):
             child = self.root.children.get(action)
             visits = child.visits if child else 0
             wins = child.wins if child else 0
             reward = child.reward / visits if visits else 0.0
             low, high = wilson_interval(wins, visits)
-            out.append((-visits, -reward, index, MoveStats(action, str(action), self.state.describe(action),
-                                                           visits, wins, reward, low, high)))
-        out.sort(key=lambda row: row[:3])
-        return [row[3] for row in out]
+            out.append((-visits, action != favourite, -reward, index,
+                        MoveStats(action, str(action), self.state.describe(action), visits, wins, reward, low, high)))
+        out.sort(key=lambda row: row[:4])
+        return [row[4] for row in out]
+
+    def root_favourite(self) -> Any:
+        """The prior's favourite move at the root (None with plain UCT or before the first playout)."""
+        return self.root.favourite
 
     def best(self) -> Any:
         """The move with the most playouts (the first legal move before any)."""

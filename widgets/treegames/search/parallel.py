@@ -53,6 +53,7 @@ from .mcts import (
     EXPLORATION,
     Budget,
     MoveStats,
+    Prior,
     Progress,
     Rollout,
     Search,
@@ -108,13 +109,15 @@ class ParallelSearch:
     """Root-parallel UCT (see the module docstring): ``trees`` searches of ``state``, their root counts summed."""
 
     def __init__(self, state: Any, rng: random.Random, rollout: Rollout | str = Rollout.RANDOM,
-                 trees: int = 2, processes: bool = True, exploration: float = EXPLORATION):
+                 trees: int = 2, processes: bool = True, exploration: float = EXPLORATION,
+                 prior: Prior | str = Prior.NONE):
         if not isinstance(rng, random.Random):
             raise SearchError(f"rng must be a random.Random, not {type(rng).__name__}")
         if type(trees) is not int or not 1 <= trees <= MAX_TREES:
             raise SearchError(f"trees must be a whole number from 1 to {MAX_TREES}, not {trees!r}")
         seeds = [rng.getrandbits(64) for _ in range(trees)]
-        self.trees = [Search(state, random.Random(seed), rollout=rollout, exploration=exploration) for seed in seeds]
+        self.trees = [Search(state, random.Random(seed), rollout=rollout, exploration=exploration, prior=prior)
+                      for seed in seeds]
         self.state = state
         self.player = self.trees[0].player
         self.rollout = self.trees[0].rollout
@@ -159,8 +162,10 @@ class ParallelSearch:
     # ------------------------------------------------------------ results
 
     def statistics(self) -> list[MoveStats]:
-        """Every legal root move's summed statistics, most playouts first (then higher reward, then the engine's order)."""
+        """Every legal root move's summed statistics, most playouts first (then the prior's favourite, higher reward,
+        the engine's order)."""
         per_tree = [{s.action: s for s in tree.statistics()} for tree in self.trees]
+        favourite = self.trees[0].root_favourite()
         out = []
         for index, action in enumerate(self.trees[0]._legal):
             visits = sum(t[action].visits for t in per_tree)
@@ -169,10 +174,10 @@ class ParallelSearch:
             reward = total / visits if visits else 0.0
             low, high = wilson_interval(wins, visits)
             first = per_tree[0][action]
-            out.append((-visits, -reward, index,
+            out.append((-visits, action != favourite, -reward, index,
                         MoveStats(action, first.notation, first.description, visits, wins, reward, low, high)))
-        out.sort(key=lambda row: row[:3])
-        return [row[3] for row in out]
+        out.sort(key=lambda row: row[:4])
+        return [row[4] for row in out]
 
     def best(self) -> Any:
         """The move with the most playouts over all the trees (the first legal move before any)."""
