@@ -37,8 +37,8 @@ from soak import check_race, check_soak, race_processes, soak  # noqa: E402
 from tables_helpers import TEACHER, Proc, roomy_limits  # noqa: E402
 
 from pgserver import PG_BIN, PostgresServer  # noqa: E402
+from treegames.service.store import Store, open_store  # noqa: E402
 from treegames.tables.authority import Authority  # noqa: E402
-from treegames.tables.store import Store, open_store  # noqa: E402
 
 PER_TABLE = ("tg_tables", "tg_seats", "tg_watchers")
 PER_MOVE = ("tg_moves",)

@@ -29,10 +29,10 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import harness  # noqa: E402
+from treegames.service.store import open_store  # noqa: E402
 from treegames.tables import client as tables_client  # noqa: E402
 from treegames.tables.authority import Authority  # noqa: E402
 from treegames.tables.limits import Limits  # noqa: E402
-from treegames.tables.store import open_store  # noqa: E402
 from treegames.ui.aspens.play import AspensPlay  # noqa: E402
 from treegames.ui.tables import TablePanel  # noqa: E402
 from treegames.ui.tables import panel as panel_module  # noqa: E402

@@ -112,3 +112,36 @@ def test_every_games_ui_package_names_its_modules_the_same_way(game):
     modules = {p.stem for p in folder.glob("*.py")}
     assert set(UI_SAME_JOBS) <= modules, f"ui/{game} lacks {set(UI_SAME_JOBS) - modules}"
     assert not {m for m in modules if m.startswith("odds_view")}, "a lesson module is called lesson.py"
+
+
+def treegames_imports(package: str) -> set[str]:
+    """The treegames sub-packages that the modules of ``package`` import (absolute or relative), itself left out."""
+    import ast
+    from pathlib import Path
+
+    import treegames
+
+    found = set()
+    for path in (Path(treegames.__file__).parent / package).rglob("*.py"):
+        depth = len(path.relative_to(Path(treegames.__file__).parent).parts) - 1  # folders below treegames/
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 0 and (node.module or "").startswith("treegames."):
+                    found.add(node.module.split(".")[1])
+                elif node.level > depth and node.module:  # ``from ..tables import x`` reaches treegames/
+                    found.add(node.module.split(".")[0])
+                elif node.level > depth:  # ``from .. import core``
+                    found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("treegames."))
+    return found - {package}
+
+
+def test_tables_and_experiments_share_the_service_layer_and_import_neither_each_other_nor_a_server():
+    assert "experiments" not in treegames_imports("tables")
+    assert "tables" not in treegames_imports("experiments")
+    assert {"tables", "experiments"} <= treegames_imports("ui"), "the check reads imports at all"
+    assert treegames_imports("service") <= {"core"}, treegames_imports("service")
+    for package in ("tables", "experiments"):
+        assert "service" in treegames_imports(package)
+        assert not treegames_imports(package) & {"serving", "ui"}

@@ -16,8 +16,8 @@ import pytest
 
 from treegames import core
 from treegames.experiments import ExperimentAuthority, Source
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority, replay_table
-from treegames.tables.store import open_store
 
 WRITTEN = Path(__file__).parent / "fixtures" / "written-by-895402b"
 FACTS = json.loads((WRITTEN / "written.json").read_text())

@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import harness  # noqa: E402
+from treegames.service.store import open_store  # noqa: E402
 from treegames.tables.authority import Authority  # noqa: E402
-from treegames.tables.store import open_store  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

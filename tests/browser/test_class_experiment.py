@@ -17,7 +17,7 @@ import harness
 from treegames.experiments import domain_for, student_rng
 from treegames.experiments.client import connect
 from treegames.lab import TournamentSpec, play_games
-from treegames.tables.codes import teacher_code
+from treegames.service.codes import teacher_code
 
 WAIT_MS = harness.WAIT_MS
 

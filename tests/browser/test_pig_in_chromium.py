@@ -16,9 +16,9 @@ import pytest
 
 import harness
 from pgserver import database_name, postgres_server  # noqa: F401 - the session's PostgreSQL fixture
-from treegames.tables import codes
+from treegames.service import codes
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 
 WAIT_MS = harness.WAIT_MS
 PATH = "pig/play.ipynb"

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 import harness
-from treegames.tables import rpc
+from treegames.service import wire
 from treegames.tables.client import HttpClient
 from treegames.tables.errors import BadToken, TableError
 
@@ -139,7 +139,7 @@ def kernel_credentials(hub, user: str) -> tuple[str, str]:
             except psutil.Error:
                 continue
             if env.get("JUPYTERHUB_USER") == user:
-                return env["TREEGAMES_TABLES_URL"], env[rpc.HUB_TOKEN_ENV]
+                return env["TREEGAMES_TABLES_URL"], env[wire.HUB_TOKEN_ENV]
         return None
 
     return harness.wait_until(found, step=0.5, what=f"a server of {user}")

@@ -19,9 +19,9 @@ import pytest
 
 import harness
 from treegames import core
-from treegames.tables import codes
+from treegames.service import codes
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 from treegames.ui.aspens.play import AspensPlay
 
 WAIT_MS = harness.WAIT_MS

@@ -26,7 +26,7 @@ import pytest
 import harness
 from treegames import mighty_trees as mt
 from treegames.mighty_trees.observer import OBSERVER
-from treegames.tables import codes
+from treegames.service import codes
 from treegames.tables.authority import Authority
 from treegames.ui.mighty_trees.play import MightyTreesPlay, rules_note_html
 from treegames.ui.mighty_trees.scene import table_scene

@@ -8,7 +8,7 @@ TEACHER = "teacher-code-for-tests"
 def open_shared_store(url: str):
     """The shared tables' store at ``url`` (sqlite:///... or postgresql://...) with the experiments registered."""
     from treegames.experiments import schema
-    from treegames.tables.store import open_store
+    from treegames.service.store import open_store
 
     schema.register()
     return open_store(url)

@@ -3,7 +3,7 @@
     python exp_server.py PORT STORE_URL_OR_PATH KEY TEACHER_CODE
 
 Serves ``/treegames/api/experiments/<method>`` on 127.0.0.1:PORT (the same routes the class server
-mounts) and prints "ready" once listening, over the shared tables' store (``treegames.tables.store``).
+mounts) and prints "ready" once listening, over the shared tables' store (``treegames.service.store``).
 """
 
 from __future__ import annotations

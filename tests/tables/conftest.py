@@ -18,8 +18,8 @@ sys.path.insert(0, str(HERE.parent))
 from tables_helpers import TEACHER, Clock, roomy_limits  # noqa: E402
 
 from pgserver import database_name, postgres_server  # noqa: E402, F401
+from treegames.service.store import open_store  # noqa: E402
 from treegames.tables.authority import Authority  # noqa: E402
-from treegames.tables.store import open_store  # noqa: E402
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -23,9 +23,9 @@ import time
 
 from tables_helpers import TEACHER, full_table, roomy_limits
 
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
 from treegames.tables.errors import TableError
-from treegames.tables.store import open_store
 
 
 def move(authority: Authority, request: dict) -> dict:

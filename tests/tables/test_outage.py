@@ -19,10 +19,10 @@ from tables_helpers import TEACHER, check_acks, check_replays, full_table, mover
 
 import harness
 from pgserver import PG_BIN, PostgresServer, wait_until
-from treegames.tables import store as store_module
+from treegames.service import store as store_module
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
 from treegames.tables.errors import StoreUnavailable
-from treegames.tables.store import open_store
 
 pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
 

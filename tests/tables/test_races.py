@@ -17,9 +17,9 @@ from soak import check_race, race_processes
 from tables_helpers import TEACHER, Proc, check_replays, full_table, mover, roomy_limits
 
 import harness
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
 from treegames.tables.errors import NotYourTurn, StaleVersion
-from treegames.tables.store import open_store
 
 pytestmark = pytest.mark.slow  # seconds of search or processes per test: not in make test-quick
 

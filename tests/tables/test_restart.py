@@ -10,8 +10,8 @@ import random
 
 from tables_helpers import TEACHER, Proc, check_replays, full_table, mover, play_moves, roomy_limits
 
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 
 SAME = ("table_id", "version", "seat", "seats", "status", "current_player", "scores", "winners", "log", "saved",
         "player_view", "legal", "places", "explain")

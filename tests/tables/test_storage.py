@@ -10,9 +10,9 @@ import sqlite3
 import pytest
 from tables_helpers import TEACHER, full_table, mover, roomy_limits
 
+from treegames.service.store import BUSY_MS, open_store, registered
 from treegames.tables.authority import MIGRATIONS, Authority
 from treegames.tables.errors import SchemaTooNew
-from treegames.tables.store import BUSY_MS, open_store, registered
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from tables_helpers import TEACHER, full_table, mover, snapshot
 
-from treegames.tables import codes
+from treegames.service import codes
 from treegames.tables.errors import (
     BadRequest,
     BadToken,

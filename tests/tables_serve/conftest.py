@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from serve_helpers import LiveServer  # noqa: E402
 
-from treegames.tables.store import open_store  # noqa: E402
+from treegames.service.store import open_store  # noqa: E402
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import threading
 from tornado import httpserver, netutil, web
 
 import harness
-from treegames.tables.http import routes
+from treegames.service import routes
 
 KEY = "a-test-key-for-the-table-routes"
 TEACHER = "TEACHER9"

@@ -241,3 +241,15 @@ def test_the_experiments_are_served_beside_the_tables(live):
     opened = connect(live.url, KEY).open_experiment(teacher_code=TEACHER, kind="sun-die",
                                                     settings={"stacks": [4, 3, 2]})
     assert connect(live.url, KEY).snapshot(code=opened["code"])["n"] == 0
+
+
+def test_the_client_writes_out_every_method_with_the_authoritys_own_signature():
+    import inspect
+
+    from treegames.tables.authority import Authority
+
+    api = tables_client.TablesApi
+    assert set(tables_client.METHODS) == {name for name in vars(api) if not name.startswith("_")}
+    for name in tables_client.METHODS:
+        assert inspect.signature(getattr(api, name)) == inspect.signature(getattr(Authority, name)), name
+    assert not hasattr(api, "__getattr__"), "no method is made up by name"

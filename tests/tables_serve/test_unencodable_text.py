@@ -15,10 +15,10 @@ from test_table_routes import post
 from pgserver import database_name, postgres_server  # noqa: F401 - the session's PostgreSQL fixture
 from treegames.experiments import ExperimentAuthority, Source
 from treegames.experiments.errors import ExperimentError
+from treegames.service.store import open_store
 from treegames.tables import client as tables_client
 from treegames.tables.authority import Authority
 from treegames.tables.errors import TableError
-from treegames.tables.store import open_store
 
 HALF = "\udcff"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
-from treegames.tables.store import open_store
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from treegames.service.store import open_store
 from treegames.tables.authority import Authority
 from treegames.tables.limits import Limits
-from treegames.tables.store import open_store
 from treegames.ui.tables.teacher import TeacherOverview, overview_html, waited_words
 
 TEACHER = "TEACH-ONE"

@@ -7,7 +7,7 @@ from simulated rolls), and a Mighty Trees Regroup ("at least one fitting tree in
 
 Where it lives
 --------------
-On the SAME store as the shared tables (:mod:`treegames.tables.store`): SQLite by
+On the SAME store as the shared tables (:mod:`treegames.service.store`): SQLite by
 default, PostgreSQL at scale.  :mod:`.schema` registers the component "experiments"
 and its migration steps; :class:`~.authority.ExperimentAuthority` is the only writer;
 :mod:`.http` adds its routes under ``/treegames/api/experiments/`` to the same mount

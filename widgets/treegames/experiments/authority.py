@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .. import core
-from ..tables import codes
+from ..service import codes
 from . import schema, stats
 from .errors import (
     BadMember,

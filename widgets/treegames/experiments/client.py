@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import os
 
-from ..tables import rpc
+from ..service import wire
 from . import errors
 from .errors import ExperimentError
 
 __all__ = ["STUDENT_METHODS", "TEACHER_METHODS", "METHODS", "HttpClient", "LocalClient", "connect", "local",
            "available", "Unavailable", "URL_ENV", "KEY_ENV", "KEY_HEADER"]
 
-URL_ENV = rpc.URL_ENV
-KEY_ENV = rpc.KEY_ENV
-KEY_HEADER = rpc.KEY_HEADER
+URL_ENV = wire.URL_ENV
+KEY_ENV = wire.KEY_ENV
+KEY_HEADER = wire.KEY_HEADER
 
 STUDENT_METHODS = ("join", "me", "contribute", "contribute_physical", "claim_block", "contribute_games",
                    "snapshot", "wait", "version", "records")
@@ -56,11 +56,11 @@ class LocalClient:
         return getattr(self.authority, name)
 
 
-class HttpClient(rpc.RpcClient):
+class HttpClient(wire.RpcClient):
     """The authority's methods as JSON POSTs to the class server (loopback, with the server key)."""
 
     def __init__(self, url: str, key: str, timeout: float = 40.0):
-        super().__init__(url, "experiments", {KEY_HEADER: key} if key else rpc.auth_headers(), METHODS,
+        super().__init__(url, "experiments", {KEY_HEADER: key} if key else wire.auth_headers(), METHODS,
                          lambda data: error_from(str(data.get("error", "")), str(data.get("message", "refused"))),
                          Unavailable, timeout)
         self.key = key
@@ -73,14 +73,14 @@ class HttpClient(rpc.RpcClient):
 
 def available() -> bool:
     """True when a class server told this kernel where the experiment service is."""
-    return bool(os.environ.get(URL_ENV)) and bool(rpc.auth_headers())
+    return bool(os.environ.get(URL_ENV)) and bool(wire.auth_headers())
 
 
 def connect(url: str | None = None, key: str | None = None) -> HttpClient:
     """A client for the class server named in the environment (or ``url``/``key``)."""
     url = url or os.environ.get(URL_ENV)
     key = key or os.environ.get(KEY_ENV) or ""
-    if not url or not (key or rpc.auth_headers()):
+    if not url or not (key or wire.auth_headers()):
         raise Unavailable("no class server is configured here: each session is alone (on Binder, for instance)")
     return HttpClient(url, key)
 

@@ -1,6 +1,6 @@
 """The experiments' tables in the shared store (component "experiments", its own migration steps).
 
-Registered with :func:`treegames.tables.store.register_migrations` when this module is
+Registered with :func:`treegames.service.store.register_migrations` when this module is
 imported, so the experiments live in the same database as the shared tables: one store.
 Types are portable between SQLite and PostgreSQL (TEXT, INTEGER, BIGINT, DOUBLE PRECISION).
 """
@@ -83,6 +83,6 @@ STEPS: list[str] = [
 
 def register() -> None:
     """Register the experiments' migration steps with the shared store (idempotent)."""
-    from ..tables.store import register_migrations
+    from ..service.store import register_migrations
 
     register_migrations(COMPONENT, STEPS)

@@ -19,7 +19,7 @@ from traitlets import Unicode
 from traitlets.config import Config
 from voila.app import Voila
 
-from ..tables.codes import shown_code
+from ..service.codes import shown_code
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 
 from tornado import httpserver, netutil
 
-from ..tables import rpc
-from ..tables.http import services
-from ..tables.store import Store, open_store
+from ..service import services, wire
+from ..service.store import Store, open_store
 
 __all__ = ["STORE_ENV", "Mount", "bind_first_free", "open_mount", "serve_on", "loopback_host"]
 
@@ -31,7 +30,7 @@ STORE_ENV = "TREEGAMES_STORE_URL"
 API = "treegames/api"
 MAX_REQUEST_BODY = 4 * 1024 * 1024
 """The largest HTTP request body the class server reads at all (tornado's default is 100 MB): a visitor
-cannot make it buffer more. The mount's own limit (``rpc.MAX_BODY``) is smaller still."""
+cannot make it buffer more. The mount's own limit (``wire.MAX_BODY``) is smaller still."""
 
 
 def bind_first_free(ports: Iterable[int], host: str) -> tuple[int, list[socket.socket]]:
@@ -66,7 +65,7 @@ class Mount:
 
     def kernel_env(self, host: str, port: int) -> dict[str, str]:
         """What every kernel needs in its environment to reach the mount over loopback."""
-        return {rpc.URL_ENV: f"http://{loopback_host(host)}:{port}{self.prefix}", rpc.KEY_ENV: self.key}
+        return {wire.URL_ENV: f"http://{loopback_host(host)}:{port}{self.prefix}", wire.KEY_ENV: self.key}
 
     def export(self, host: str, port: int) -> None:
         """Put the kernels' variables in this process's environment (kernels inherit a copy of it)."""
@@ -78,8 +77,9 @@ def open_mount(server_url: str = "/", store_url: str | None = None) -> Mount:
     store = open_store(store_url or os.environ.get(STORE_ENV) or None)
     key = secrets.token_urlsafe(32)
     prefix = server_url.rstrip("/") + "/" + API
-    served = services(store)
-    return Mount(store, key, prefix, rpc.routes(served, key, prefix), served[0].target.teacher_code)
+    served = {s.name: s for s in services(store)}
+    return Mount(store, key, prefix, wire.routes(list(served.values()), key, prefix),
+                 served["tables"].target.teacher_code)
 
 
 def serve_on(app, sockets: list[socket.socket]):

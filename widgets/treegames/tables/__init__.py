@@ -11,7 +11,7 @@ The authority (:mod:`.authority`)
     (``create_table(..., hint_allowed=True)``, off by default); every view and summary says it, and no
     other call can change it.
 
-Storage (:mod:`.store`)
+Storage (:mod:`treegames.service.store`, shared with the class experiments)
     One small interface, two backends: SQLite (the default, WAL, in the data folder) and PostgreSQL
     (psycopg 3, LISTEN/NOTIFY), with versioned migrations. The class experiments share the same store.
 
@@ -21,5 +21,5 @@ Where it runs
     * On JupyterHub it is the hub-managed service ``treegames-tables`` (:mod:`.service`), the only
       writer of the store; kernels call it with their hub token and seats are bound to hub users.
     * On Binder each session is alone: no server is configured and the pages say so.
-    The wire (:mod:`.rpc`) is the same in both places; :mod:`.client` is what a kernel uses.
+    The wire (:mod:`treegames.service.wire`) is the same in both places; :mod:`.client` is what a kernel uses.
 """

@@ -35,7 +35,8 @@ from typing import Any
 
 from .. import core
 from ..plugins import plugin
-from . import codes
+from ..service import codes
+from ..service.store import Store, register_migrations
 from .errors import (
     BadRequest,
     BadToken,
@@ -52,7 +53,6 @@ from .errors import (
     TooLarge,
 )
 from .limits import Limits
-from .store import Store, register_migrations
 from .views import TableSummary, TableView, Ticket
 
 _LOG = logging.getLogger("treegames.tables")

@@ -7,6 +7,10 @@ as in process (:func:`error_from_json`).
 
 from __future__ import annotations
 
+from ..service.errors import SchemaTooNew, StoreError, StoreUnavailable
+
+__all__ = ["TableError", "StoreError", "SchemaTooNew", "StoreUnavailable", "ERRORS", "error_from_json"]
+
 
 class TableError(ValueError):
     """A refused request to the shared-table authority; the message is one clear sentence for a student."""
@@ -14,14 +18,6 @@ class TableError(ValueError):
     def to_json(self) -> dict:
         """The error as JSON: its class name and message (and extra fields some classes carry)."""
         return {"error": type(self).__name__, "message": str(self)}
-
-
-class StoreError(ValueError):
-    """Something wrong with the store itself (schema, database)."""
-
-
-class SchemaTooNew(StoreError):
-    """The database was written by a newer treegames than this one: it is refused, never changed."""
 
 
 class BadToken(TableError):
@@ -80,12 +76,7 @@ class BadRequest(TableError):
     """A malformed request: an unknown game, option, bot or field (an addition to the contract)."""
 
 
-class StoreUnavailable(StoreError, TableError):
-    """The database is not answering (down, restarting) or stayed locked past the busy timeout; nothing was
-    written, try again in a moment (the store reconnects by itself)."""
-
-
-ERRORS: dict[str, type[TableError]] = {
+ERRORS: dict[str, type[ValueError]] = {
     cls.__name__: cls
     for cls in (TableError, BadToken, NoSuchTable, StaleVersion, NotYourTurn, SeatTaken, TableFull,
                 TableClosed, IllegalMove, RateLimited, TooLarge, NotTeacher, BadRequest, StoreUnavailable)
@@ -93,8 +84,8 @@ ERRORS: dict[str, type[TableError]] = {
 """Every error the wire may carry, by class name."""
 
 
-def error_from_json(data: dict) -> TableError:
-    """The TableError that ``TableError.to_json()`` wrote (an unknown name gives a plain TableError)."""
+def error_from_json(data: dict) -> ValueError:
+    """The TableError (or StoreUnavailable) that ``to_json()`` wrote (an unknown name gives a plain TableError)."""
     cls = ERRORS.get(str(data.get("error")), TableError)
     message = str(data.get("message", "the table server refused the request"))
     if cls is StaleVersion:

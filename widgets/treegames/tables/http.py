@@ -1,8 +1,8 @@
-"""The shared tables' HTTP routes (and the experiments' beside them), for the class server and the hub service.
+"""The shared tables as a service on the wire, for the class server and the hub service.
 
-``routes(store, key)`` gives one tornado route, ``<prefix>/(tables|experiments)/<method>``: the tables'
-authority methods in :data:`.client.METHODS` and the experiments' (:mod:`treegames.experiments.http`),
-over one store, with the wire rules of :mod:`.rpc` (key, status codes, pools, long polls). ``wait`` is a
+``service(authority)`` offers the authority methods in :data:`.client.METHODS` at
+``<prefix>/tables/<method>`` with the rules of :mod:`treegames.service.wire` (key, status codes, pools,
+long polls); :func:`treegames.service.routes` serves it beside the experiments. ``wait`` is a
 long poll on the event loop: woken within 50 ms by a move made through this process (the store's change
 notices; on PostgreSQL also other processes' moves, by LISTEN/NOTIFY) and asking the store once a second.
 """
@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..experiments import http as experiments_http
-from . import rpc
+from ..service import wire
 from .authority import Authority
 from .client import METHODS, READ_METHODS, encode
 from .errors import BadRequest, StoreError, TableError, TooLarge
 
-__all__ = ["routes", "services", "service", "PREFIX"]
-
-PREFIX = "/treegames/api"
+__all__ = ["service", "service_for_store"]
 
 
 def _waiter(authority: Authority):
@@ -37,16 +34,16 @@ def _waiter(authority: Authority):
         async def check() -> bool:
             return (await read(authority.view, token, visitor=visitor)).version != version
 
-        await rpc.long_poll(lambda: authority.store.notices(channel) != mark, check,
+        await wire.long_poll(lambda: authority.store.notices(channel) != mark, check,
                             min(max(0.0, float(timeout)), authority.limits.max_wait))
         return await read(authority.view, token, visitor=visitor)
 
     return wait
 
 
-def service(authority: Authority) -> rpc.Service:
+def service(authority: Authority) -> wire.Service:
     """The shared tables as an RPC service over ``authority`` (the caller's identity goes in ``visitor``)."""
-    return rpc.Service(name="tables", target=authority, methods=METHODS, refusal=TableError,
+    return wire.Service(name="tables", target=authority, methods=METHODS, refusal=TableError,
                        bad_request=BadRequest, too_large=TooLarge, max_body=authority.limits.max_request_bytes,
                        down=(StoreError,), down_name="StoreUnavailable", reads=READ_METHODS,
                        polls={"wait": _waiter(authority)}, encode=encode,
@@ -55,14 +52,6 @@ def service(authority: Authority) -> rpc.Service:
                        who="visitor")
 
 
-def services(store, teacher_code: str | None = None, source: str = "class-kernel") -> list[rpc.Service]:
-    """The tables' and the experiments' services over one store (``source``: who the kernels are)."""
-    tables = Authority(store, teacher_code=teacher_code)
-    experiments = experiments_http.authority_for_store(store, source, tables.teacher_code)
-    return [service(tables), experiments_http.service(experiments)]
-
-
-def routes(store, key: str, prefix: str = PREFIX, teacher_code: str | None = None,
-           source: str = "class-kernel", handler: type[rpc.RpcHandler] = rpc.KeyHandler, **settings) -> list[tuple]:
-    """The tornado routes of the tables and the experiments under ``prefix`` (the class server adds these)."""
-    return rpc.routes(services(store, teacher_code, source), key, prefix, handler, **settings)
+def service_for_store(store, teacher_code: str | None = None, source: str = "class-kernel") -> wire.Service:
+    """The tables' service over ``store`` (its entry in the ``treegames.services`` group; ``source`` is unused)."""
+    return service(Authority(store, teacher_code=teacher_code))

@@ -2,7 +2,7 @@
 
 The hub starts it (``deploy/jupyterhub_config.py``) with ``JUPYTERHUB_SERVICE_URL`` (where to listen),
 ``JUPYTERHUB_SERVICE_PREFIX`` (``/services/treegames-tables/``) and its own API token. It serves
-``<prefix>api/tables/<method>`` and ``<prefix>api/experiments/<method>`` (:mod:`.rpc`'s rules), and is
+``<prefix>api/tables/<method>`` and ``<prefix>api/experiments/<method>`` (:mod:`treegames.service.wire`'s rules), and is
 the only writer of the store: on a hub students can run code in their kernels, so nothing but this
 process holds the database (SQLite in its data folder, ``$TREEGAMES_DATA_DIR``; or
 ``$TREEGAMES_STORE_URL`` for PostgreSQL).
@@ -24,10 +24,9 @@ from urllib.parse import urlparse
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from . import rpc
-from .codes import shown_code
-from .http import services
-from .store import open_store
+from ..service import services, wire
+from ..service.codes import shown_code
+from ..service.store import open_store
 
 __all__ = ["HubHandler", "NAME", "make_app", "main"]
 
@@ -36,7 +35,7 @@ STORE_ENV = "TREEGAMES_STORE_URL"
 _LOG = logging.getLogger("treegames.tables.service")
 
 
-class HubHandler(rpc.RpcHandler):
+class HubHandler(wire.RpcHandler):
     """The RPC handler identifying each caller by their hub token (a user allowed to use this service)."""
 
     def initialize(self, services: dict, hub_auth) -> None:
@@ -73,10 +72,10 @@ class Health(web.RequestHandler):
         self.finish("treegames tables: running\n")
 
 
-def make_app(served: list[rpc.Service], prefix: str, hub_auth) -> web.Application:
+def make_app(served: list[wire.Service], prefix: str, hub_auth) -> web.Application:
     """The service's application: the RPC routes under ``<prefix>api`` and a health page at ``prefix``."""
     prefix = prefix.rstrip("/") + "/"
-    found = rpc.routes(served, "", prefix + "api", HubHandler, hub_auth=hub_auth)
+    found = wire.routes(served, "", prefix + "api", HubHandler, hub_auth=hub_auth)
     return web.Application([*found, (prefix.rstrip("/") + "/?", Health)])
 
 
@@ -90,7 +89,7 @@ def main() -> None:
     store = open_store(os.environ.get(STORE_ENV) or None)
     served = services(store, source="hub-kernel")
     make_app(served, prefix, HubAuth()).listen(url.port or 80, url.hostname or "127.0.0.1")
-    teacher = served[0].target.teacher_code
+    teacher = next(s for s in served if s.name == "tables").target.teacher_code
     print(f"treegames tables service on {url.geturl()}{prefix}\n"
           f"  store: {store.describe()}\n  teacher code: {shown_code(teacher)}", file=sys.stderr, flush=True)
     try:

@@ -30,7 +30,7 @@ by this process and ``store.wait_for(channel, after, timeout)`` blocks until tha
 ``after`` or the timeout, and returns it. It may return early (SQLite written by another process is
 polled every ``POLL_SECONDS``; a PostgreSQL reconnect wakes everybody), so callers read again.
 
-``StoreUnavailable`` (a ``StoreError`` and a ``TableError``) means the database did not answer (it is
+``StoreUnavailable`` (a ``StoreError``, so a ``ValueError``) means the database did not answer (it is
 down, restarting or unreachable) or stayed locked by another writer for longer than ``BUSY_MS``; the
 transaction was rolled back, so nothing is half-written, and the message says which (``UNAVAILABLE``,
 ``BUSY``). Every wait is bounded: SQLite's busy timeout; on PostgreSQL the connect timeout, the server's
