@@ -55,6 +55,10 @@ FAVOURITE_PRIOR = 0.5
 PUCT_EXPLORATION = 1.5
 """With a prior, the weight of prior times sqrt(parent's playouts) / (1 + the move's playouts) in PUCT."""
 
+ASK_AFTER = 16
+"""With a prior, the heuristic is asked at the root at once and at a deeper node once it has this many playouts
+(asking at every node made Bosk's coach-medium 1.7 times slower; the nodes that matter are visited often)."""
+
 UNTRIED_VALUE = 0.5
 """With a prior, the value a move counts before its first playout (a coin flip)."""
 
@@ -324,10 +328,13 @@ class Search:
     def _select_puct(self, node: _Node, state: Any, player: int) -> tuple[Any, bool]:
         """The action to follow from ``node`` by PUCT: mean reward plus the prior's pull, which fades with playouts."""
         legal = state.legal_actions()
-        if node.favourite is None:
+        if node.favourite is None and (node is self.root or node.visits >= ASK_AFTER):
             node.favourite = self._advisor.choose(state)
         favourite, children = node.favourite, node.children
-        others = (1.0 - FAVOURITE_PRIOR) / (len(legal) - 1) if len(legal) > 1 else 0.0
+        if favourite is None:  # not asked yet: every move alike
+            others = 1.0 / len(legal)
+        else:
+            others = (1.0 - FAVOURITE_PRIOR) / (len(legal) - 1) if len(legal) > 1 else 0.0
         total = 1
         for action in legal:
             child = children.get(action)
