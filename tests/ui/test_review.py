@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 from dataclasses import replace
 
 import pytest
@@ -152,8 +153,9 @@ def test_back_and_forward_keep_the_review_and_the_r_key_starts_it():
 
 def test_at_a_shared_table_review_says_it_is_for_a_game_of_ones_own():
     w = finished(PAGES[1])
-    w.controller = object()  # what the page holds while it sits at a shared table
+    at_table = types.SimpleNamespace(shared=True)  # the page's session while it sits at a shared table
+    w.use_session(at_table)
     panel = w.review_panel
     assert not panel.start() and "a game of your own" in panel.note.value and panel.review is None
-    w.controller = None
+    w.use_session(None)
     assert panel.why_not() is None

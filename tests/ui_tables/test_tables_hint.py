@@ -235,7 +235,7 @@ def test_leaving_a_table_without_hint_gives_back_the_hint_of_a_game_of_ones_own(
     table = open_table(tables, client, allow=False)
     (page, panel), _other = table.mover()
     panel.leave()
-    assert page.controller is None
+    assert page.shared_table() is None
     assert "treegames-hint-off" not in page.hint_panel.hint_button._dom_classes
     assert "Hint is off" not in page.hint_panel.note.value
 

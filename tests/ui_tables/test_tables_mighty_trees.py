@@ -222,7 +222,7 @@ def test_leaving_the_table_gives_the_page_a_game_of_its_own(pair):
     """After Leave, the page plays a local game again (the seat's moments are gone with the table)."""
     a, pa, _b, _pb = pair
     pa.leave()
-    assert a.controller is None and not isinstance(a.state, SeatState)
+    assert a.shared_table() is None and not isinstance(a.state, SeatState)
     a.run_auto()
     assert a.is_human_turn() and a.state.hand(a.state.mover)
 

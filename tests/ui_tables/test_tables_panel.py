@@ -205,7 +205,7 @@ def test_new_game_from_the_form_leaves_the_table(pair):
     """Start new game at a shared table: the page leaves the table (the seat stays) and plays alone again."""
     a, pa, _b, _pb = pair
     a._start_from_form()
-    assert a.controller is None and pa.table is None
+    assert a.shared_table() is None and pa.table is None
     assert not a.undo_button.disabled or not a.timeline.can_undo()
 
 
@@ -276,8 +276,8 @@ def test_a_three_seat_bosk_table_with_a_bot_seat(authority):
         for _ in range(6):
             eventually(lambda: a.is_human_turn() or b.is_human_turn())
             mover = a if a.is_human_turn() else b
-            eventually(lambda m=mover: m.controller.view.legal)
-            assert mover.play(mover.controller.view.legal[0]), mover.message.value  # Bosk's clicks end here
+            eventually(lambda m=mover: m.session.view.legal)
+            assert mover.play(mover.session.view.legal[0]), mover.message.value  # Bosk's clicks end here
             log = authority.log_of(table_id)
             eventually(lambda log=log: [str(x) for x in a.timeline.latest.history] == log
                        and [str(x) for x in b.timeline.latest.history] == log)

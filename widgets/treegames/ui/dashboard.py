@@ -47,6 +47,7 @@ from .panels import Collapsible
 from .review import ReviewPanel
 from .saving import download_link, states_from_saved, uploaded_text
 from .scene import Polygons, Scene, as_points
+from .session import GAME_OVER, LocalSession
 from .styles import icon_button, icon_toggle, set_icon, stylesheet
 from .text import escape, message_box, panel, plural
 from .timeline import Timeline
@@ -54,7 +55,6 @@ from .timeline import Timeline
 LOG_WINDOW = 100
 """How many event-log entries are listed around the current step (Back/Forward reach the rest)."""
 
-GAME_OVER = "The game is over. Start a new game from the New game tab."
 
 KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
              "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
@@ -94,7 +94,7 @@ class GameDashboard(widgets.VBox):
         self._targets_cache: tuple[object, list] | None = None
         self.cursor: str | None = None
         self.parts: list[Callable[[object], None]] = []
-        self.controller = None  # shared tables: a treegames.ui.tables.SharedTable while at a shared table
+        self.session = LocalSession(self)  # who moves the game: this kernel, or a shared table (ui/session.py)
         width, height = self.board_size()
         self.board_view = SceneCanvas(width, height, self._board_picture, draw_now=False,
                                       report=self.report_failure)
@@ -201,15 +201,15 @@ class GameDashboard(widgets.VBox):
         """A move typed or picked in the move box: the engine reads the notation and plays it, or says why not."""
         s = self.state
         if s.is_terminal():
-            self._say(GAME_OVER)
+            self.say(GAME_OVER)
             return False
         if not self.is_human_turn():
-            self._say("No person is to move now: press Step (S) to go on.")
+            self.say("No person is to move now: press Step (S) to go on.")
             return False
         try:
             action = s.parse_action(text)
         except core.IllegalAction:
-            self._say(self.unreadable_words(s, text), error=True)
+            self.say(self.unreadable_words(s, text), error=True)
             return False
         return self.play(action)
 
@@ -368,55 +368,45 @@ class GameDashboard(widgets.VBox):
         self.bots = tuple(make_bot(self.game_type, kind, seed * 7 + 1 + p) for p, kind in enumerate(seats))
         self._log_cache = {}
         self.cursor = None
-        self._say("")
+        self.say("")
         self.timeline = Timeline(game.new_initial_state())
         self.timeline.on_change(self.refresh)
         self.refresh()
 
     def _start_from_form(self) -> None:
         """Start new game pressed."""
-        if self.controller is not None:  # shared tables
-            self.controller.leave()
+        self.session.leave()
         self.new_game(seed=self.form.seed_box.value, seats=self.form.seats(), **self.form.values())
-        self._say(f"New game: {self.seats_text()}.")
+        self.say(f"New game: {self.seats_text()}.")
 
     def seats_text(self) -> str:
         """Who plays each seat, in words."""
         labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
         return "; ".join(f"{self.player_name(p)}: {labels.get(kind, kind)}" for p, kind in enumerate(self.seats))
 
+    def use_session(self, session=None) -> None:
+        """Let ``session`` move the game from now on (None: a game of this page's own, :class:`LocalSession`)."""
+        self.session = session if session is not None else LocalSession(self)
+
+    def shared_table(self):
+        """The shared table this page sits at (its session), or None for a game of its own."""
+        return self.session if self.session.shared else None
+
     def is_person(self, player: int) -> bool:
-        """True if a person plays seat ``player``."""
-        if self.controller is not None:  # shared tables
-            return self.controller.is_person(player)
-        return 0 <= player < len(self.bots) and self.bots[player] is None
+        """True if a person plays seat ``player`` on this page."""
+        return self.session.is_person(player)
 
     def is_human_turn(self) -> bool:
         """True if a person must act now on the state on screen."""
         return self.is_person(self.state.current_player)
 
     def step(self) -> bool:
-        """One step forward: replay a later state, roll at a chance node, or let a bot move; False if a person must act."""
-        if self.controller is not None:  # shared tables
-            return self.controller.step()
-        if self.timeline.can_forward():
-            self.timeline.forward()
-            return True
-        s = self.state
-        if s.is_terminal():
-            self._say(GAME_OVER)
-            return False
-        if s.current_player == core.CHANCE:
-            self._advance_to(s.apply(core.sample_chance(s, self.rng)))
-            return True
-        bot = self.bots[s.current_player]
-        if bot is None:
-            self._say(self.your_move_text(s))
-            return False
-        if self._thinking:  # the coach is choosing on its worker thread: its own move comes by itself
-            return False
-        self._advance_to(s.apply(bot.choose(s)))
-        return True
+        """One step forward (a later state, a roll or a bot's move, as the session has it); False if a person must act."""
+        return self.session.step()
+
+    def is_thinking(self) -> bool:
+        """True while a coach seat chooses its move on a worker thread."""
+        return self._thinking
 
     def back(self) -> None:
         """Show the previous moment (pausing any auto-play)."""
@@ -431,21 +421,16 @@ class GameDashboard(widgets.VBox):
     def undo(self) -> None:
         """Take back the last move (never a die roll or draw)."""
         self.stop_auto()
-        if self.controller is not None:  # shared tables
-            return self.controller.undo()
-        if self.timeline.undo():
-            self._say("Took back the last action.")
-        else:
-            self._say("Nothing to undo here: a die roll or a draw cannot be taken back.")
+        self.session.undo()
 
     def end_turn(self) -> None:
         """The person whose turn it is ends it."""
         if not self.is_human_turn():
-            self._say("Only a person can end their own turn here.")
+            self.say("Only a person can end their own turn here.")
             return
         action = self.end_turn_action(self.state)
         if action is None:
-            self._say("Not allowed: you cannot end your turn yet. " + escape(self.state.explain()), error=True)
+            self.say("Not allowed: you cannot end your turn yet. " + escape(self.state.explain()), error=True)
             return
         self.play(action)
 
@@ -453,7 +438,7 @@ class GameDashboard(widgets.VBox):
         """A click on the board: play there if legal, otherwise say why not (nothing changes)."""
         place = self.place_at(x, y)
         if place is None:
-            self._say(f"That is off the {self.board_label}.")
+            self.say(f"That is off the {self.board_label}.")
             return
         self.play_at(place)
 
@@ -461,51 +446,42 @@ class GameDashboard(widgets.VBox):
         """A person asks to play on ``place``: refused with a reason, or played."""
         s = self.state
         if s.is_terminal():
-            self._say(GAME_OVER)
+            self.say(GAME_OVER)
             return False
         if s.current_player == core.CHANCE:
-            self._say(f"{escape(place)}: {escape(self.chance_first)}")
+            self.say(f"{escape(place)}: {escape(self.chance_first)}")
             return False
         if not self.is_human_turn():
             who = self.player_name(s.current_player)
             if self.auto_button.value:
-                self._say(f"{who} (a bot) is playing its turn: wait, or press Pause.")
+                self.say(f"{who} (a bot) is playing its turn: wait, or press Pause.")
             else:
-                self._say(f"It is {who}'s turn (a bot). Press Step or Auto-play.")
+                self.say(f"It is {who}'s turn (a bot). Press Step or Auto-play.")
             return False
         action = self.action_for(s, place)
         if action is None:
-            self._say(f"Not allowed: {self.refusal(s, place)}", error=True)
+            self.say(f"Not allowed: {self.refusal(s, place)}", error=True)
             return False
         return self.play(action)
 
     def play(self, action) -> bool:
-        """Apply a person's action; on IllegalAction show the engine's reason and change nothing."""
-        if self.controller is not None:  # shared tables
-            return self.controller.play(action)
-        try:
-            nxt = self.state.apply(action)
-        except core.IllegalAction as err:
-            self._say(f"Not allowed: {escape(err)}", error=True)
-            return False
-        self._advance_to(nxt)
-        self._answer()
-        return True
+        """A person's action, played as the session has it (refused with the engine's or authority's reason)."""
+        return self.session.play(action)
 
     def try_action(self, action) -> bool:
         """Old name of :meth:`play`."""
         return self.play(action)
 
-    def _advance_to(self, nxt) -> None:
+    def advance_to(self, nxt) -> None:
         """Show a new newest state (discarding any states after the one on screen)."""
         discarded = not self.timeline.is_at_latest()
         self.timeline.push(nxt)  # the state-changed signal refreshes everything
         if discarded:
-            self._say("Play continued from an earlier moment: the later moves were dropped.")
+            self.say("Play continued from an earlier moment: the later moves were dropped.")
 
     # ------------------------------------------------------------ bots answering, auto-play
 
-    def _answer(self) -> None:
+    def answer(self) -> None:
         """After a person's move: if bots answer by themselves and no person is to move, play on at the speed."""
         s = self.state
         if self.answer_box.value and not s.is_terminal() and not self.is_human_turn():
@@ -541,7 +517,7 @@ class GameDashboard(widgets.VBox):
                 if moved is False or (moved is None and not self.step()):
                     break
                 if self.is_human_turn() and not self.timeline.can_forward():
-                    self._say(self.your_move_text(self.state))  # stop at once: a person is to move
+                    self.say(self.your_move_text(self.state))  # stop at once: a person is to move
                     break
                 await asyncio.sleep(self.motion.step_seconds(self.speed.value))
         except Exception:  # noqa: BLE001 - a background task has no caller to tell
@@ -558,13 +534,13 @@ class GameDashboard(widgets.VBox):
         False when the game on screen changed while it thought (its move is dropped).
         """
         s = self.state
-        if (self.controller is not None or self.timeline.can_forward() or s.is_terminal()
+        if (not self.session.bots_move_here or self.timeline.can_forward() or s.is_terminal()
                 or s.current_player < 0):
             return None
         bot = self.bots[s.current_player]
         if bot is None or not getattr(bot, "thinks_long", False):
             return None
-        self._say(f"{escape(self.player_name(s.current_player))} (the coach) is thinking…")
+        self.say(f"{escape(self.player_name(s.current_player))} (the coach) is thinking…")
         self._thinking = True
         try:
             action = await asyncio.get_running_loop().run_in_executor(None, bot.choose, s)
@@ -572,7 +548,7 @@ class GameDashboard(widgets.VBox):
             self._thinking = False
         if self.state is not s or not self.auto_button.value:
             return False
-        self._advance_to(s.apply(action))
+        self.advance_to(s.apply(action))
         return True
 
     def stop_auto(self) -> None:
@@ -632,7 +608,7 @@ class GameDashboard(widgets.VBox):
         targets = self.keyboard_targets()
         if not targets:
             self.cursor = None
-            self._say("No place to play on now: " + (GAME_OVER if self.state.is_terminal() else
+            self.say("No place to play on now: " + (GAME_OVER if self.state.is_terminal() else
                                                       "press Step (S) to go on."))
             self.board_view.redraw()
             return
@@ -651,15 +627,15 @@ class GameDashboard(widgets.VBox):
             return
         action = self.action_for(self.state, self.cursor)
         what = self.state.describe(action) if action is not None else "nothing can be played here"
-        self._say(f"Cursor on <b>{escape(self.cursor)}</b>: {escape(what)} (Enter plays it).")
+        self.say(f"Cursor on <b>{escape(self.cursor)}</b>: {escape(what)} (Enter plays it).")
 
     # ------------------------------------------------------------ showing
 
     def report_failure(self, text: str) -> None:
         """Show a friendly failure sentence (safety.guarded calls this)."""
-        self._say(escape(text), error=True)
+        self.say(escape(text), error=True)
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def say(self, text: str, error: bool = False) -> None:
         """Show a message under the buttons (errors framed in vermillion); '' clears it."""
         self.message.value = message_box(text, error)
 
@@ -681,7 +657,7 @@ class GameDashboard(widgets.VBox):
             self.cursor = None
         for part in self.parts:  # the board first: it is what a visitor waits for
             part(s)
-        self._say("")
+        self.say("")
         self.announcer.announce((self.timeline.cursor, id(s)), self.position_words(s))  # last: all else is ready
 
     def _redraw_board(self, _state) -> None:
@@ -745,8 +721,7 @@ class GameDashboard(widgets.VBox):
     def _update_access(self, state) -> None:
         """The move box's list of legal moves and the board's tables, for the state on screen."""
         note = ("The game is over." if state.is_terminal() else
-                self.controller.waiting_text() if self.controller is not None and not self.is_human_turn() else
-                "Press Step (S) to go on." if not self.is_human_turn() else
+                self.session.waiting_text() if not self.is_human_turn() else
                 "Show your cards (lift the cover) to list your moves.")
         self.move_box.show(self.move_choices(state), note)
         self.board_words.value = access.tables_html(self.board_tables(state)) + (
@@ -771,11 +746,11 @@ class GameDashboard(widgets.VBox):
         t = self.timeline
         self.back_button.disabled = not t.can_back()
         self.forward_button.disabled = not t.can_forward()
-        self.undo_button.disabled = not t.can_undo() or self.controller is not None  # shared tables
+        self.undo_button.disabled = not self.session.can_undo()
         self.end_turn_button.disabled = not (self.is_human_turn() and self.end_turn_action(state) is not None)
         self.step_button.disabled = state.is_terminal() and not t.can_forward()
-        shared = "none" if self.controller is not None else None  # shared tables: the authority moves the bots
-        self.auto_button.layout.display = self.speed.layout.display = self.answer_box.layout.display = shared
+        bots_here = None if self.session.bots_move_here else "none"  # at a shared table the authority moves them
+        self.auto_button.layout.display = self.speed.layout.display = self.answer_box.layout.display = bots_here
 
     def log_label(self, index: int) -> str:
         """The event-log entry for state ``index``: the engine's words for the action that led to it."""
@@ -843,7 +818,7 @@ class GameDashboard(widgets.VBox):
             text = uploaded_text(files)
             states = states_from_saved(self.game_module, text)
         except core.SavedGameError as err:
-            self._say(f"Could not open that file: {escape(err)}. Your game is unchanged.", error=True)
+            self.say(f"Could not open that file: {escape(err)}. Your game is unchanged.", error=True)
             return
         finally:
             self.upload.value = ()
@@ -860,7 +835,7 @@ class GameDashboard(widgets.VBox):
         self._log_cache = {}
         self.cursor = None
         self.timeline.replace(states)
-        self._say(f"Opened a saved game: {plural(len(states) - 1, 'step')}, replayed through the rules.")
+        self.say(f"Opened a saved game: {plural(len(states) - 1, 'step')}, replayed through the rules.")
 
     # ------------------------------------------------------------ kept for callers of the old widgets
 

@@ -129,8 +129,8 @@ class HintPanel(widgets.VBox):
     # ------------------------------------------------------------ when a hint makes sense
 
     def table(self) -> Any:
-        """The shared table the page sits at (its SharedTable controller), or None for a game of its own."""
-        return getattr(self.owner, "controller", None)
+        """The shared table the page sits at (its session), or None for a game of its own."""
+        return self.owner.shared_table()
 
     def hints_off(self) -> bool:
         """Whether the page is at a shared table whose authority says Hint is not allowed there."""

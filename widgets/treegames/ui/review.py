@@ -124,7 +124,7 @@ class ReviewPanel(widgets.VBox):
 
     def why_not(self) -> str | None:
         """Why no review can start now, or None if it can."""
-        if getattr(self.owner, "controller", None) is not None:
+        if self.owner.shared_table() is not None:
             return AT_TABLE
         if not self.owner.timeline.latest.is_terminal():
             return NOT_OVER

@@ -257,14 +257,14 @@ class BoskPlay(GameDashboard):
             try:
                 s.apply(probe)
             except core.IllegalAction as err:  # the place itself is wrong: the engine says why
-                self._say(f"Not allowed: {escape(err)}", error=True)
+                self.say(f"Not allowed: {escape(err)}", error=True)
                 return False
             self.pending = (row, col)
             self.board_view.redraw()
             self.choices.show(s)
             return False
         if action is None:
-            self._say(f"Not allowed: {self.refusal(s, place)}", error=True)
+            self.say(f"Not allowed: {self.refusal(s, place)}", error=True)
             return False
         return self.play(action)
 
@@ -286,7 +286,7 @@ class BoskPlay(GameDashboard):
         if self.cursor is not None and self.action_for(s, self.cursor) is None and s.phase in (
                 Phase.SPRING, Phase.FALLING_LEAVES):
             what = "a tree value (keys 1-4)" if s.phase is Phase.SPRING else "a leaf tile (keys 2-8, Q for the squirrel)"
-            self._say(f"Cursor on <b>{escape(self.cursor)}</b>: Enter chooses it, then pick {what}.")
+            self.say(f"Cursor on <b>{escape(self.cursor)}</b>: Enter chooses it, then pick {what}.")
             return
         super()._announce_cursor()
 
@@ -376,7 +376,7 @@ class BoskPlay(GameDashboard):
         self._fresh()
         s = self.state
         if not self.is_human_turn() or s.phase is not Phase.SPRING:
-            self._say("Tree values are chosen in spring, on your own turn.")
+            self.say("Tree values are chosen in spring, on your own turn.")
             return
         if self.pending is not None:
             self.play(spring_action(s, *self.pending, value))
@@ -384,14 +384,14 @@ class BoskPlay(GameDashboard):
         self.chosen_value = None if self.chosen_value == value else value
         self.choices.show(s)
         if self.chosen_value is not None:
-            self._say(f"Value {value} chosen: click a yellow crossing to grow it there.")
+            self.say(f"Value {value} chosen: click a yellow crossing to grow it there.")
 
     def choose_tile(self, tile: int) -> None:
         """A leaf tile button: play it with the chosen tree, or remember it for the next click."""
         self._fresh()
         s = self.state
         if not self.is_human_turn() or s.phase is not Phase.FALLING_LEAVES:
-            self._say("Leaf tiles are chosen in autumn, on your own turn, before the leaves fall.")
+            self.say("Leaf tiles are chosen in autumn, on your own turn, before the leaves fall.")
             return
         if self.pending is not None:
             self.play(choose_action(s, *self.pending, tile))
@@ -399,7 +399,7 @@ class BoskPlay(GameDashboard):
         self.chosen_tile = None if self.chosen_tile == tile else tile
         self.choices.show(s)
         if self.chosen_tile is not None:
-            self._say(f"Leaf tile {tile_label(tile)} chosen: click one of your ringed trees.")
+            self.say(f"Leaf tile {tile_label(tile)} chosen: click one of your ringed trees.")
 
     def play_side(self, side: int) -> None:
         """A wind board side button."""

@@ -166,7 +166,7 @@ class MightyTreesPlay(GameDashboard):
         self.cover = CoverKeeper(tuple(p for p, kind in enumerate(seats_now) if kind == "human"))
         super().new_game(seed=seed, seats=seats, **options)
         self._mark_tall()
-        self._answer()  # the deal and any bots before the first person play on by themselves
+        self.answer()  # the deal and any bots before the first person play on by themselves
 
     def _mark_tall(self) -> None:
         """A table of TALL_FROM or more sides keeps its 400 px width and scrolls, instead of shrinking."""
@@ -357,7 +357,7 @@ class MightyTreesPlay(GameDashboard):
     # ------------------------------------------------------------ at a shared table (treegames.ui.tables)
 
     def state_from_view(self, table_view) -> SeatState:
-        """One moment of a shared table as this page's seat sees it (the SharedTable controller asks for it)."""
+        """One moment of a shared table as this page's seat sees it (the SharedTable session asks for it)."""
         moment = SeatState(self.game, table_view)
         self.cover = CoverKeeper(() if moment.seat is None else (moment.seat,))  # one person: never covered
         if self.teacher_box.value:
@@ -387,8 +387,9 @@ class MightyTreesPlay(GameDashboard):
 
     def seat_label(self, player: int) -> str:
         """'P1 (you)', 'P2 (bot)', 'P3 (person)' for the table (a shared table: the labels players typed)."""
-        if isinstance(self.state, SeatState) and hasattr(self.controller, "seat_name"):
-            return self.controller.seat_name(player)
+        table = self.shared_table()
+        if isinstance(self.state, SeatState) and table is not None:
+            return table.seat_name(player)
         people = self.people()
         if not self.is_person(player):
             return f"P{player + 1} (bot)"
@@ -433,18 +434,18 @@ class MightyTreesPlay(GameDashboard):
             if viewer in self.cover.people and not self.can_see_hand(s, viewer):
                 self.cover.reveal(viewer)
                 self.refresh()
-                self._say(f"{self.player_name(viewer)}'s hand is showing.")
+                self.say(f"{self.player_name(viewer)}'s hand is showing.")
                 return True
-            self._say("The hand is already showing." if viewer in self.cover.people else
+            self.say("The hand is already showing." if viewer in self.cover.people else
                       "Only a person's own hand can be shown.")
             return False
         if s.is_terminal() or s.current_player == core.CHANCE or not self.is_human_turn():
             return super().play_at(place)
         if not self.can_see_hand(s, viewer):
-            self._say(f"First pass the screen to {self.player_name(viewer)} and press the cover to show the hand.")
+            self.say(f"First pass the screen to {self.player_name(viewer)} and press the cover to show the hand.")
             return False
         if tag is None:
-            self._say(f"There is nothing called {escape(place)} on the table.", error=True)
+            self.say(f"There is nothing called {escape(place)} on the table.", error=True)
             return False
         result = ClickPlanner(s, self.selected).click(tag)
         return self._follow(result, tag)
@@ -456,27 +457,27 @@ class MightyTreesPlay(GameDashboard):
             self.pending = None
             self._hide_preview()
             self.board_view.redraw()
-            self._say(f"Chosen: <b>{escape(place_of(tag))}</b>. Now click where it goes (outlined in purple). "
+            self.say(f"Chosen: <b>{escape(place_of(tag))}</b>. Now click where it goes (outlined in purple). "
                       f"<br><small>{escape(result.message)}</small>")
             return True
         if result.outcome is Outcome.DESELECT:
             self.selected = None
             self.board_view.redraw()
-            self._say("Choice cleared.")
+            self.say("Choice cleared.")
             return True
         if result.outcome is Outcome.PREVIEW:
             self.pending = result.action
             self.preview.value = panel(f"<b>Attack?</b> {escape(result.message)}")
             self.preview_box.layout.display = None
-            self._say("Check the combat sum, then press Confirm attack (or Cancel).")
+            self.say("Check the combat sum, then press Confirm attack (or Cancel).")
             return True
         if result.outcome is Outcome.APPLY:
             self.selected = None
             return self.play(result.action)
         if result.outcome is Outcome.REFUSE:
-            self._say(f"Not allowed: {escape(result.message)}", error=True)
+            self.say(f"Not allowed: {escape(result.message)}", error=True)
             return False
-        self._say("Choose one of your outlined cards or trees first.")
+        self.say("Choose one of your outlined cards or trees first.")
         return False
 
     def confirm_attack(self) -> bool:
@@ -484,7 +485,7 @@ class MightyTreesPlay(GameDashboard):
         action, self.pending = self.pending, None
         self._hide_preview()
         if action is None:
-            self._say("There is no attack to confirm.")
+            self.say("There is no attack to confirm.")
             return False
         self.selected = None
         return self.play(action)
@@ -495,16 +496,16 @@ class MightyTreesPlay(GameDashboard):
         self.selected = None
         self._hide_preview()
         self.board_view.redraw()
-        self._say("Attack cancelled: nothing changed.")
+        self.say("Attack cancelled: nothing changed.")
 
     def play_listed(self) -> bool:
         """Play the action chosen in the Actions tab."""
         action = self.action_list.value
         if action is None:
-            self._say("Choose an action in the list first.")
+            self.say("Choose an action in the list first.")
             return False
         if not self.is_human_turn():
-            self._say("The list is for the person whose turn it is.")
+            self.say("The list is for the person whose turn it is.")
             return False
         self.selected = None
         return self.play(action)

@@ -194,7 +194,7 @@ class TablePanel(widgets.VBox):
         if self.table is not None:
             self.table.stop()
         self.table = None
-        self.dashboard.controller = None
+        self.dashboard.use_session(None)
         self._run_script(link.forget_script())
         self.at_table.layout.display = "none"
         self.lobby.layout.display = None
@@ -237,16 +237,16 @@ class TablePanel(widgets.VBox):
         return True
 
     def attach(self, ticket, view) -> SharedTable:
-        """Set the dashboard to the table's game and seats and make a SharedTable its controller."""
+        """Set the dashboard to the table's game and seats and make a SharedTable its session."""
         d = self.dashboard
         if self.table is not None:
             self.table.stop()
-        d.controller = None
+        d.use_session(None)
         kinds = tuple(kit_seat(s.get("kind", "person")) for s in view.seats)
         d.new_game(seed=d.seed, seats=kinds, **dict(view.options))
         d.stop_auto()
         self.table = SharedTable(d, self.client, ticket, view, on_view=self.show_view, on_leave=self.leave)
-        d.controller = self.table
+        d.use_session(self.table)
         d.stop_auto()
         d.refresh()  # the buttons and highlights as this seat sees them
         self.table.follow()

@@ -1,8 +1,8 @@
 """A dashboard following a shared table: moves to the authority, its answers and other seats' moves back.
 
-While a dashboard shows a shared table, its ``controller`` is a :class:`SharedTable`; the kit's
-``is_person`` / ``step`` / ``play`` / ``undo`` defer to it (hunks marked ``# shared tables`` in
-dashboard.py). Only the authority changes the game: a click is sent as ``client.move(token, version,
+While a dashboard shows a shared table, its ``session`` is a :class:`SharedTable` (the other kind of
+session is :class:`treegames.ui.session.LocalSession`); the kit's ``is_person`` / ``step`` / ``play`` /
+``undo`` ask it, with no branch of their own. Only the authority changes the game: a click is sent as ``client.move(token, version,
 notation)`` and the page shows what the authority answers (or its refusal, in its own words). A thread
 long-polls ``client.wait`` and hands each new view to the kernel's event loop, where the timeline grows
 by the new states (the state-changed signal redraws the board): no refresh button.
@@ -40,7 +40,10 @@ def history_of(saved: str) -> list[str]:
 
 
 class SharedTable:
-    """The dashboard's controller while it shows one shared table (a seat, or a spectator's chair)."""
+    """The dashboard's session while it shows one shared table (a seat, or a spectator's chair)."""
+
+    shared = True
+    bots_move_here = False  # the authority rolls the dice and moves the bots
 
     def __init__(self, dashboard, client, ticket, view=None, on_view: Callable[[object], None] | None = None,
                  on_leave: Callable[[], None] | None = None):
@@ -55,7 +58,7 @@ class SharedTable:
         self._moments = False  # True once the timeline holds this table's seat moments (hidden cards)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._loop = _running_loop()
+        self._loop = _kernel_loop()
         self.show(view if view is not None else client.view(self.token))
 
     # ------------------------------------------------------------ what the kit defers to
@@ -75,24 +78,28 @@ class SharedTable:
         if d.timeline.can_forward():
             d.timeline.forward()
             return True
-        d._say(self.waiting_words())
+        d.say(self.waiting_words())
         return False
 
     def undo(self) -> None:
         """Undo is not offered at a shared table (say so)."""
-        self.dashboard._say(NO_UNDO)
+        self.dashboard.say(NO_UNDO)
+
+    def can_undo(self) -> bool:
+        """Never: a move counts once the table has it."""
+        return False
 
     def play(self, action) -> bool:
         """Send a move to the authority; show its answer, or its refusal in its words (nothing changes)."""
         d = self.dashboard
         if not d.timeline.is_at_latest():
-            d._say("You are looking at an earlier moment: press Forward to the newest one to move.", error=True)
+            d.say("You are looking at an earlier moment: press Forward to the newest one to move.", error=True)
             return False
         try:
             view = self.client.move(self.token, self.view.version, str(action))
         except ValueError as err:  # TableError: one clear sentence from the authority
             self._catch_up()
-            d._say(f"Not accepted: {escape(err)}", error=True)
+            d.say(f"Not accepted: {escape(err)}", error=True)
             return False
         self.show(view)
         return True
@@ -102,8 +109,8 @@ class SharedTable:
         self.stop()
         if self.on_leave is not None:
             self.on_leave()
-        elif self.dashboard.controller is self:
-            self.dashboard.controller = None
+        elif self.dashboard.session is self:
+            self.dashboard.use_session(None)
 
     def waiting_words(self) -> str:
         """What the page is waiting for, as HTML (for the page's notes)."""
@@ -235,7 +242,7 @@ class SharedTable:
 
     def _show_guarded(self, view) -> None:
         """Show a view from the long-poll; a failure is logged and the page keeps its last picture."""
-        if self._stop.is_set() or self.dashboard.controller is not self:
+        if self._stop.is_set() or self.dashboard.session is not self:
             return
         if self.view is not None and view.version <= self.view.version:
             return
@@ -246,16 +253,16 @@ class SharedTable:
             self.dashboard.report_failure(safety.FRIENDLY)
 
 
-def _running_loop():
-    """The kernel's event loop when called inside it, else None."""
+def _kernel_loop():
+    """The kernel's event loop when called inside it (or while it runs), else None."""
+    loop = safety.running_loop()
+    if loop is not None:
+        return loop
     try:
-        return asyncio.get_running_loop()
+        loop = asyncio.get_event_loop_policy().get_event_loop()
     except RuntimeError:
-        try:
-            loop = asyncio.get_event_loop_policy().get_event_loop()
-        except RuntimeError:
-            return None
-        return loop if loop.is_running() else None
+        return None
+    return loop if loop.is_running() else None
 
 
 __all__ = ["NO_UNDO", "SharedTable", "history_of"]
