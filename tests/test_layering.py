@@ -145,3 +145,17 @@ def test_tables_and_experiments_share_the_service_layer_and_import_neither_each_
     for package in ("tables", "experiments"):
         assert "service" in treegames_imports(package)
         assert not treegames_imports(package) & {"serving", "ui"}
+
+
+def test_no_class_in_the_ui_is_longer_than_400_lines():
+    import ast
+    from pathlib import Path
+
+    import treegames.ui
+
+    long = []
+    for path in Path(treegames.ui.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 400:
+                long.append(f"{path.name}: {node.name} ({node.end_lineno - node.lineno + 1} lines)")
+    assert long == [], "a class that has absorbed too many jobs: " + ", ".join(long)

@@ -30,31 +30,29 @@ Optional hooks: ``action_for`` (default: the engine's ``state.actions_at(place)`
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 from collections.abc import Callable
 
 import ipywidgets as widgets
 
 from .. import core
-from . import access, keyboard, palette, safety
+from . import access, palette, safety
+from .autoplay import AutoPlay
 from .canvas import SceneCanvas
 from .forms import PERSON, NewGameForm
 from .hint import HintPanel
+from .keyboard_play import KeyboardPlay
 from .motion import MotionPreference
+from .page_hooks import GameHooks
+from .page_words import PageWords
 from .panels import Collapsible
 from .review import ReviewPanel
-from .saving import download_link, states_from_saved, uploaded_text
+from .saved_games import SavedGames
 from .scene import Polygons, Scene, as_points
 from .session import GAME_OVER, LocalSession
-from .styles import icon_button, icon_toggle, set_icon, stylesheet
-from .text import escape, message_box, panel, plural
+from .styles import icon_button, icon_toggle, stylesheet
+from .text import escape, message_box
 from .timeline import Timeline
-
-LOG_WINDOW = 100
-"""How many event-log entries are listed around the current step (Back/Forward reach the rest)."""
-
 
 KEYS_HELP = ("Keys on the board (click it or Tab to it): arrows or Tab move the cursor between the places you "
              "may play, Enter plays there, Esc leaves the board; S Step, B Back, F Forward, U Undo, E End turn, "
@@ -69,8 +67,13 @@ def make_bot(game_type, kind: str, seed: int):
     return game_type.bots[kind](random.Random(seed))
 
 
-class GameDashboard(widgets.VBox):
-    """A whole game to play, watch or step through; subclasses supply the board picture and its places."""
+class GameDashboard(GameHooks, AutoPlay, KeyboardPlay, PageWords, SavedGames, widgets.VBox):
+    """A whole game to play, watch or step through; subclasses supply the board picture and its places.
+
+    Its jobs live in mixins of their own: a game's hooks (:mod:`.page_hooks`), auto-play (:mod:`.autoplay`),
+    keyboard play (:mod:`.keyboard_play`), the page's words (:mod:`.page_words`), Save and Open
+    (:mod:`.saved_games`); who moves the game is its session (:mod:`.session`).
+    """
 
     game_module = None
     """The game package: has ``GAME_TYPE`` and ``new_game(**options)``."""
@@ -110,136 +113,6 @@ class GameDashboard(widgets.VBox):
         self._link_skip()
         self.add_class("treegames-dashboard")
         self.add_class(f"treegames-{self.game_type.name}-play")
-
-    # ------------------------------------------------------------ what a game supplies
-
-    def board_size(self) -> tuple[int, int]:
-        """Canvas width and height in pixels."""
-        raise NotImplementedError
-
-    def board_scene(self, state) -> Scene:
-        """The board picture of ``state`` (highlighting legal targets when ``self.is_human_turn()``)."""
-        raise NotImplementedError
-
-    def place_at(self, x: float, y: float) -> str | None:
-        """The place under canvas pixel (x, y), or None off the board."""
-        raise NotImplementedError
-
-    def place_centre(self, place: str) -> tuple[float, float]:
-        """Canvas pixel centre of a place (for the keyboard cursor)."""
-        raise NotImplementedError
-
-    def places(self) -> list[str]:
-        """Every place name in reading order (the keyboard cursor visits the legal ones)."""
-        raise NotImplementedError
-
-    def action_for(self, state, place: str):
-        """The action a click on ``place`` asks for: the engine's first legal action there, or None."""
-        found = state.actions_at(place)
-        return found[0] if found else None
-
-    def refusal(self, state, place: str) -> str:
-        """Why nothing can be played on ``place`` now (engine words where the engine has them)."""
-        return f"nothing can be played on {escape(place)} now. {escape(state.explain())}"
-
-    def end_turn_action(self, state):
-        """The legal 'end my turn' action now, or None (games without one hide the button)."""
-        return None
-
-    def has_end_turn(self) -> bool:
-        """Whether this game has an End turn button."""
-        return True
-
-    def side_widgets(self) -> list:
-        """Widgets shown above the scores (dice, the draw pile)."""
-        return []
-
-    def extra_tabs(self) -> list[tuple[str, widgets.Widget]]:
-        """(title, widget) tabs after Event log and New game (before Save / Open)."""
-        return []
-
-    def tables_panel(self) -> widgets.Widget:  # shared tables
-        """The Play with others tab: create, join or watch a shared table (treegames.ui.tables)."""
-        from .tables import TablePanel
-
-        return TablePanel(self)
-
-    def extra_parts(self) -> list[Callable[[object], None]]:
-        """More refresh parts, each called with the state on screen after every change."""
-        return []
-
-    def legend_html(self) -> str:
-        """What the colours, shapes and marks on the board mean."""
-        return ""
-
-    def words_viewer(self, state):
-        """Whose eyes the board's words are for (a game with hidden cards overrides ``reader``); None: all public."""
-        reader = getattr(self, "reader", None)
-        return reader(state) if callable(reader) and self.game_type.has_hidden_information else None
-
-    def board_tables(self, state) -> list:
-        """The board in the engine's words: ``describe_board`` of the game's words module, as tables."""
-        describe = getattr(getattr(self.game_module, "words", None), "describe_board", None)
-        if describe is None:
-            return []
-        if self.game_type.has_hidden_information:
-            return describe(state, viewer=self.words_viewer(state))
-        return describe(state)
-
-    def move_choices(self, state) -> list[tuple[str, str]]:
-        """(notation, the engine's words) for every move a person may play now; [] when no person is to move."""
-        if not self.is_human_turn() or state.is_terminal():
-            return []
-        if self.game_type.has_hidden_information:
-            viewer = self.words_viewer(state)
-            if viewer not in (None, state.current_player):
-                return []  # the mover's cards are covered: listing the moves would show them
-            return [(str(a), state.describe(a, viewer)) for a in state.legal_actions()]
-        return [(str(a), state.describe(a)) for a in state.legal_actions()]
-
-    def play_typed(self, text: str) -> bool:
-        """A move typed or picked in the move box: the engine reads the notation and plays it, or says why not."""
-        s = self.state
-        if s.is_terminal():
-            self.say(GAME_OVER)
-            return False
-        if not self.is_human_turn():
-            self.say("No person is to move now: press Step (S) to go on.")
-            return False
-        try:
-            action = s.parse_action(text)
-        except core.IllegalAction:
-            self.say(self.unreadable_words(s, text), error=True)
-            return False
-        return self.play(action)
-
-    def unreadable_words(self, state, text: str) -> str:
-        """Typed text that is no move: a few of the moves this person could play now, in the engine's notation."""
-        moves = [notation for notation, _words in self.move_choices(state)]
-        if not moves:
-            return "Not a move: nothing can be typed now."
-        shown = " or ".join(", ".join(f"'{escape(m)}'" for m in moves[:3]).rsplit(", ", 1))
-        listed = f" (↓ in the box lists all {len(moves)})" if len(moves) > 3 else ""
-        if not str(text).strip():
-            return f"Type a move first, such as {shown}{listed}."
-        return f"Not a move: {escape(core.quote(text))} is not written as a move. You can play {shown}{listed}."
-
-    def player_name(self, player: int) -> str:
-        """A seat's name for people."""
-        if player < len(self.seat_names):
-            return self.seat_names[player]
-        return f"Player {player + 1}"
-
-    def your_move_text(self, state) -> str:
-        """What a person is told when it is their move and they press Step."""
-        end = " or End turn" if self.end_turn_action(state) is not None else ""
-        return f"{self.player_name(state.current_player)}'s move: click a highlighted {self.place_word}{end}."
-
-    def cursor_shape(self, place: str) -> list[tuple[float, float]]:
-        """The outline drawn for the keyboard cursor (a square around the place centre by default)."""
-        x, y = self.place_centre(place)
-        r = 14.0
-        return [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
 
     # ------------------------------------------------------------ building
 
@@ -479,156 +352,6 @@ class GameDashboard(widgets.VBox):
         if discarded:
             self.say("Play continued from an earlier moment: the later moves were dropped.")
 
-    # ------------------------------------------------------------ bots answering, auto-play
-
-    def answer(self) -> None:
-        """After a person's move: if bots answer by themselves and no person is to move, play on at the speed."""
-        s = self.state
-        if self.answer_box.value and not s.is_terminal() and not self.is_human_turn():
-            self.auto_button.value = True
-
-    def run_auto(self, max_steps: int = 10_000) -> int:
-        """Step until a person must act or the game ends (synchronously); the number of steps taken."""
-        taken = 0
-        while taken < max_steps and not self.state.is_terminal() and self.step():
-            taken += 1
-        return taken
-
-    def _on_auto(self, on: bool) -> None:
-        """The Auto-play / Pause toggle moved."""
-        if on:
-            self.auto_button.description = "Pause"
-            set_icon(self.auto_button, "pause")
-            loop = safety.running_loop()
-            if loop is None:  # no event loop (a plain script): nothing can run in the background
-                self.auto_button.value = False
-                return
-            if self._task is None or self._task.done():
-                self._task = loop.create_task(self._auto_loop())
-        else:
-            self.auto_button.description = "Auto-play"
-            set_icon(self.auto_button, "play")
-
-    async def _auto_loop(self) -> None:
-        """Step at the chosen speed until paused, a person must act, or the game ends."""
-        try:
-            while self.auto_button.value and not self.state.is_terminal():
-                moved = await self._think_off_the_loop()
-                if moved is False or (moved is None and not self.step()):
-                    break
-                if self.is_human_turn() and not self.timeline.can_forward():
-                    self.say(self.your_move_text(self.state))  # stop at once: a person is to move
-                    break
-                await asyncio.sleep(self.motion.step_seconds(self.speed.value))
-        except Exception:  # noqa: BLE001 - a background task has no caller to tell
-            safety.log.exception("auto-play failed")
-            self.report_failure(safety.FRIENDLY)
-        finally:
-            self.auto_button.value = False
-            self._task = None
-
-    async def _think_off_the_loop(self) -> bool | None:
-        """A bot that thinks long (the coach) chooses on a worker thread, so the page answers meanwhile.
-
-        None when the newest state's mover is not such a bot (step as usual); True once it has moved;
-        False when the game on screen changed while it thought (its move is dropped).
-        """
-        s = self.state
-        if (not self.session.bots_move_here or self.timeline.can_forward() or s.is_terminal()
-                or s.current_player < 0):
-            return None
-        bot = self.bots[s.current_player]
-        if bot is None or not getattr(bot, "thinks_long", False):
-            return None
-        self.say(f"{escape(self.player_name(s.current_player))} (the coach) is thinking…")
-        self._thinking = True
-        try:
-            action = await asyncio.get_running_loop().run_in_executor(None, bot.choose, s)
-        finally:
-            self._thinking = False
-        if self.state is not s or not self.auto_button.value:
-            return False
-        self.advance_to(s.apply(action))
-        return True
-
-    def stop_auto(self) -> None:
-        """Stop auto-play (or a bot's answer) if it runs."""
-        if hasattr(self, "auto_button"):
-            self.auto_button.value = False
-        if self._task is not None:
-            with contextlib.suppress(Exception):
-                self._task.cancel()
-            self._task = None
-
-    # ------------------------------------------------------------ keyboard
-
-    def keyboard_targets(self) -> list[str]:
-        """The places a person may play on now, in reading order (empty when no person is to move)."""
-        s = self.state
-        if self._targets_cache is not None and self._targets_cache[0] is s:
-            return self._targets_cache[1]
-        targets = [p for p in self.places() if s.actions_at(p)] if self.is_human_turn() else []
-        self._targets_cache = (s, targets)
-        return targets
-
-    def key(self, key: str, shift: bool = False) -> None:
-        """A key pressed on the focused board: arrows/Tab move the cursor, Enter plays, letters press buttons."""
-        if key in keyboard.ARROWS or key == "Tab":
-            self._move_cursor(key, shift)
-        elif key in keyboard.PLAY_KEYS:
-            if self.cursor is None:
-                self._move_cursor("Tab", False)
-            elif self.play_at(self.cursor):
-                self.cursor = self.cursor if self.cursor in self.keyboard_targets() else None
-                self._announce_cursor()
-        elif key in keyboard.LEAVE_KEYS:
-            self.cursor = None
-            self.board_view.redraw()
-            self.step_button.focus()
-        elif key.lower() in keyboard.SHORTCUTS:
-            self._shortcut(keyboard.SHORTCUTS[key.lower()])
-
-    def _shortcut(self, command: str) -> None:
-        """Run a button's command from the keyboard (only if the button is enabled)."""
-        if command == "auto":
-            self.auto_button.value = not self.auto_button.value
-        elif command == "new_game_tab":
-            self.tabs.selected_index = 1
-        elif command == "hint":
-            self.hint_panel.press_key()
-        elif command == "review":
-            self.review_panel.press_key()
-        else:
-            button = getattr(self, f"{command}_button")
-            if not button.disabled:
-                getattr(self, command)()
-
-    def _move_cursor(self, key: str, shift: bool) -> None:
-        """Move the cursor to another legal target and redraw."""
-        targets = self.keyboard_targets()
-        if not targets:
-            self.cursor = None
-            self.say("No place to play on now: " + (GAME_OVER if self.state.is_terminal() else
-                                                      "press Step (S) to go on."))
-            self.board_view.redraw()
-            return
-        if key == "Tab" or self.cursor not in targets:
-            self.cursor = keyboard.cycle(targets, self.cursor if self.cursor in targets else None, backwards=shift)
-        else:
-            found = keyboard.toward(self.place_centre(self.cursor),
-                                    {p: self.place_centre(p) for p in targets if p != self.cursor}, key)
-            self.cursor = found or self.cursor
-        self.board_view.redraw()
-        self._announce_cursor()
-
-    def _announce_cursor(self) -> None:
-        """Say where the cursor is and what Enter would do there."""
-        if self.cursor is None:
-            return
-        action = self.action_for(self.state, self.cursor)
-        what = self.state.describe(action) if action is not None else "nothing can be played here"
-        self.say(f"Cursor on <b>{escape(self.cursor)}</b>: {escape(what)} (Enter plays it).")
-
     # ------------------------------------------------------------ showing
 
     def report_failure(self, text: str) -> None:
@@ -669,173 +392,6 @@ class GameDashboard(widgets.VBox):
         self.title.value = self.title_html(state)
         self.scores.value = self.scores_html(state)
         self.explanation.value = self.explanation_html(state)
-
-    def result_words(self, state) -> str:
-        """'Aspen wins' or 'Aspen and Pine share the victory'."""
-        winners = state.winners()
-        names = " and ".join(self.player_name(p) for p in winners)
-        return f"{names} {'share the victory' if len(winners) > 1 else 'wins'}"
-
-    def who_moves(self, state) -> str:
-        """'Aspen to move', the chance words ('Dice to roll') or 'Game over: ... wins'."""
-        if state.is_terminal():
-            return f"Game over: {self.result_words(state)}"
-        if state.current_player == core.CHANCE:
-            return self.chance_words
-        return f"{self.player_name(state.current_player)} to move"
-
-    def title_html(self, state) -> str:
-        """Headline: the game, its main option, who moves."""
-        return f"<h2 style='margin:4px 0;font-size:1.17em'>{escape(self.game_type.title)} · {escape(self.who_moves(state))}</h2>"
-
-    def scores_html(self, state) -> str:
-        """Each seat: name, who plays it, score (games add their own columns by overriding)."""
-        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
-        rows = []
-        for p, kind in enumerate(self.seats):
-            now = " ◀" if state.current_player == p else ""
-            rows.append(f"<tr><td><b>{escape(self.player_name(p))}</b>{now}</td><td>{escape(labels.get(kind, kind))}"
-                        f"</td><td>{state.scores()[p]}</td></tr>")
-        return ("<table style='border-collapse:collapse;font-size:13px' cellpadding='3'><tr style='color:#555'>"
-                "<th align=left>Player</th><th align=left>Played by</th><th>Score</th></tr>" + "".join(rows)
-                + "</table>")
-
-    def explanation_html(self, state) -> str:
-        """What just happened and the rule in force now (the engine's words)."""
-        happened = escape(state.last_event) if state.last_event else "Nothing yet: the game is about to start."
-        return panel(f"<b>Just happened:</b> {happened}<br><b>Now:</b> {escape(state.explain())}")
-
-    def position_words(self, state) -> str:
-        """The position in words for a screen reader: the step, what changed, the scores, who moves."""
-        t = self.timeline
-        scores = ", ".join(f"{self.player_name(p)} {score}" for p, score in enumerate(state.scores()))
-        happened = state.last_event or "The game is about to start."
-        return f"At step {t.cursor} (of {len(t.states) - 1}): {happened} Scores: {scores}. {self.next_words(state)}."
-
-    def next_words(self, state) -> str:
-        """Who moves next, for the screen-reader text (worded apart from the headline)."""
-        if state.is_terminal():
-            return f"The game has ended and {self.result_words(state)}"
-        return self.who_moves(state)
-
-    def _update_access(self, state) -> None:
-        """The move box's list of legal moves and the board's tables, for the state on screen."""
-        note = ("The game is over." if state.is_terminal() else
-                self.session.waiting_text() if not self.is_human_turn() else
-                "Show your cards (lift the cover) to list your moves.")
-        self.move_box.show(self.move_choices(state), note)
-        self.board_words.value = access.tables_html(self.board_tables(state)) + (
-            f"<p>{escape(self.position_words(state))}</p>")
-
-    def _show_board_words(self, shown: bool) -> None:
-        """Show the board's tables on screen too (they are always there for a screen reader)."""
-        if shown:
-            self.board_words.remove_class("treegames-sr-only")
-        else:
-            self.board_words.add_class("treegames-sr-only")
-        self.words_toggle.description = "Hide the board in words" if shown else "Show the board in words"
-
-    def _link_skip(self) -> None:
-        """The 'Skip to the board' link and its target (ids from this dashboard's widget id)."""
-        target = access.anchor_id(self)
-        self.skip_link.value = access.skip_link_html(target)
-        self.board_anchor.value = access.anchor_html(target, f"{self.game_type.title}: the {self.board_label}")
-
-    def _update_buttons(self, state) -> None:
-        """Enable exactly the buttons that can do something now."""
-        t = self.timeline
-        self.back_button.disabled = not t.can_back()
-        self.forward_button.disabled = not t.can_forward()
-        self.undo_button.disabled = not self.session.can_undo()
-        self.end_turn_button.disabled = not (self.is_human_turn() and self.end_turn_action(state) is not None)
-        self.step_button.disabled = state.is_terminal() and not t.can_forward()
-        bots_here = None if self.session.bots_move_here else "none"  # at a shared table the authority moves them
-        self.auto_button.layout.display = self.speed.layout.display = self.answer_box.layout.display = bots_here
-
-    def log_label(self, index: int) -> str:
-        """The event-log entry for state ``index``: the engine's words for the action that led to it."""
-        t = self.timeline
-        state = t.states[index]
-        cached = self._log_cache.get(index)
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        label = f"{index}. {t.states[index - 1].describe(state.last_action)}"
-        self._log_cache[index] = (state, label)
-        return label
-
-    def _update_log(self, _state) -> None:
-        """The event log around the step on screen; picking an entry jumps there."""
-        t = self.timeline
-        first = max(1, t.cursor - LOG_WINDOW + 20)
-        last = min(len(t.states) - 1, first + LOG_WINDOW - 1)
-        entries = [(self.log_label(i), i) for i in range(first, last + 1)]
-        self._log_busy = True
-        try:
-            self.event_log.options = entries
-            self.event_log.value = t.cursor if t.cursor >= first else None
-        finally:
-            self._log_busy = False
-        shown = f" (the list shows steps {first}-{last})" if first > 1 or last < len(t.states) - 1 else ""
-        self.position.value = f"Step <b>{t.cursor}</b> of {len(t.states) - 1}{shown}"
-
-    def _on_log(self, index) -> None:
-        """A log entry was picked: jump to that moment."""
-        if getattr(self, "_log_busy", False) or index is None or index == self.timeline.cursor:
-            return
-        self.stop_auto()
-        self.timeline.jump(index)
-
-    # ------------------------------------------------------------ save, open, picture
-
-    def _on_tab(self, index) -> None:
-        """A tab was opened (the save links are only made while their tab shows)."""
-        if index == self.save_tab:
-            self._update_save(self.state)
-
-    def save_text(self) -> str:
-        """The game on screen as the engine's saved-game JSON."""
-        return self.state.to_json()
-
-    def picture_svg(self) -> str:
-        """The board on screen as SVG (without the keyboard cursor)."""
-        return self.board_scene(self.state).to_svg()
-
-    def _update_save(self, state) -> None:
-        """Download and Save picture links for the state on screen (only while the Save / Open tab shows)."""
-        if self.tabs.selected_index != self.save_tab:
-            return
-        name = self.game_type.name.replace("_", "-")
-        step = self.timeline.cursor
-        self.save_link.value = download_link(self.save_text(), f"{name}-game-step-{step}.json", "Download this game")
-        self.picture_link.value = download_link(self.picture_svg(), f"{name}-board-step-{step}.svg", "Save picture",
-                                                mime="image/svg+xml", icon="picture")
-
-    def _on_upload(self, files) -> None:
-        """A saved game was chosen: rebuild it through the engine, or say what is wrong and keep this game."""
-        if not files:
-            return
-        try:
-            text = uploaded_text(files)
-            states = states_from_saved(self.game_module, text)
-        except core.SavedGameError as err:
-            self.say(f"Could not open that file: {escape(err)}. Your game is unchanged.", error=True)
-            return
-        finally:
-            self.upload.value = ()
-        self.open_states(states)
-
-    def open_saved(self, text: str) -> None:
-        """Open saved-game text (as the Open button does); SavedGameError leaves the game unchanged."""
-        self.open_states(states_from_saved(self.game_module, text))
-
-    def open_states(self, states: list) -> None:
-        """Show a rebuilt game, newest moment on screen; the seats stay as chosen."""
-        self.stop_auto()
-        self.game = states[0].game if hasattr(states[0], "game") else self.game
-        self._log_cache = {}
-        self.cursor = None
-        self.timeline.replace(states)
-        self.say(f"Opened a saved game: {plural(len(states) - 1, 'step')}, replayed through the rules.")
 
     # ------------------------------------------------------------ kept for callers of the old widgets
 
