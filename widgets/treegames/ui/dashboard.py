@@ -252,9 +252,13 @@ class GameDashboard(GameHooks, AutoPlay, KeyboardPlay, PageWords, SavedGames, wi
         self.new_game(seed=self.form.seed_box.value, seats=self.form.seats(), **self.form.values())
         self.say(f"New game: {self.seats_text()}.")
 
+    def seat_kind_labels(self) -> dict[str, str]:
+        """Each seat kind's label as the New game form shows it ('person' -> 'Person', 'greedy' -> 'Bot (greedy)')."""
+        return dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+
     def seats_text(self) -> str:
         """Who plays each seat, in words."""
-        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+        labels = self.seat_kind_labels()
         return "; ".join(f"{self.player_name(p)}: {labels.get(kind, kind)}" for p, kind in enumerate(self.seats))
 
     def use_session(self, session=None) -> None:

@@ -36,7 +36,7 @@ class PageWords:
 
     def scores_html(self, state) -> str:
         """Each seat: name, who plays it, score (games add their own columns by overriding)."""
-        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+        labels = self.seat_kind_labels()
         rows = []
         for p, kind in enumerate(self.seats):
             now = " ◀" if state.current_player == p else ""

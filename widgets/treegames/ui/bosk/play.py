@@ -339,7 +339,7 @@ class BoskPlay(GameDashboard):
 
     def scores_html(self, state) -> str:
         """Each seat: shape, name, who plays it, summer, winter and total points."""
-        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+        labels = self.seat_kind_labels()
         rows = []
         for p, kind in enumerate(self.seats):
             now = " ◀" if state.current_player == p else ""

@@ -289,7 +289,7 @@ class MightyTreesPlay(TableViewing, GameDashboard):
 
     def scores_html(self, state) -> str:
         """Each seat: who plays it, trees, cards in hand, habitats captured."""
-        labels = dict((v, k) for k, v in self.form.seat_boxes[0].options) if self.form.seat_boxes else {}
+        labels = self.seat_kind_labels()
         rows = []
         view = state.view_for(max(0, state.mover)) if state.habitat_card is not None else None  # counts only
         for p, kind in enumerate(self.seats):
