@@ -3,7 +3,7 @@
 The coach searches with a prior (:attr:`~.mcts.Prior.GREEDY`): PUCT leans on the
 move the game's GreedyBot would play at each node, and leaves it only when playouts
 say so.  Plain UCT gives every legal move one playout before any gets two, so at a
-budget smaller than the number of legal moves (25 playouts for 40 moves in Aspens)
+budget smaller than the number of legal moves (25 playouts for about 40 moves)
 it chose among single noisy playouts, and lost every game to RandomBot there.
 
 The budgets count playouts, not seconds, so a coach's moves depend only on its

@@ -57,7 +57,7 @@ PUCT_EXPLORATION = 1.5
 
 ASK_AFTER = 16
 """With a prior, the heuristic is asked at the root at once and at a deeper node once it has this many playouts
-(asking at every node made Bosk's coach-medium 1.7 times slower; the nodes that matter are visited often)."""
+(asking at every node made a move 1.7 times slower in the quickest game; the nodes that matter are visited often)."""
 
 UNTRIED_VALUE = 0.5
 """With a prior, the value a move counts before its first playout (a coin flip)."""
@@ -81,7 +81,8 @@ class Prior(StrEnum):
     :data:`FAVOURITE_PRIOR` on the move the game's GreedyBot would play at that node, so a budget
     smaller than the number of legal moves spends itself on the heuristic's choice and its rivals
     rather than on one noisy playout of each move (with 25 playouts and 40 legal moves, plain UCT
-    chooses among single random playouts, and in Aspens that lost every game to RandomBot).
+    chooses among single random playouts, and in the game with the widest choice that lost every game to
+    RandomBot).
     """
 
     NONE = "none"
