@@ -276,34 +276,35 @@ class TabPool:
         viewport = options.get("viewport", VIEWPORT)
         while self.idle.get(key):
             context = self.idle[key].pop()
-            with contextlib.suppress(Exception):
+            try:
                 context.tab.set_viewport_size(viewport)
-                context.recycled_uses += 1
-                return context
+            except Exception:  # noqa: BLE001 - a tab that cannot be reset is closed and replaced
+                with contextlib.suppress(Exception):
+                    context.real_close()
+                continue
+            return context
         context = self.real_new_context(**options)
         context.set_default_timeout(WAIT_MS)
         context.set_default_navigation_timeout(WAIT_MS)
         real_new_page, real_close = context.new_page, context.close
-        context.tab, context.undo, context.tainted, context.recycled_uses = None, [], False, 0
-        context.extra_pages = []
+        context.tab, context.undo, context.tainted, context.handed = None, [], False, False
+        context.extra_pages, context.real_close = [], real_close
         self._watch(context, context)
 
         def new_page():
-            if context.tab is None or context.tab.is_closed():
-                context.tab = real_new_page()
-                self._watch(context, context.tab)
-                return context.tab
-            if context.tab in context.handed:
+            if context.handed:  # a second page in the same test: a real one, closed when the context is released
                 extra = real_new_page()
                 context.extra_pages.append(extra)
                 return extra
-            context.handed.append(context.tab)
+            if context.tab is None or context.tab.is_closed():
+                context.tab = real_new_page()
+                self._watch(context, context.tab)
+            context.handed = True
             return context.tab
 
         def close(**kwargs):
-            self._release(context, key, viewport, real_close)
+            self._release(context, key)
 
-        context.handed = []
         context.new_page, context.close = new_page, close
         return context
 
@@ -336,13 +337,13 @@ class TabPool:
             target.set_default_timeout(WAIT_MS)
             target.set_default_navigation_timeout(WAIT_MS)
 
-    def _release(self, context, key: str, viewport: dict, real_close) -> None:
+    def _release(self, context, key: str) -> None:
         """Reset a context its test closed and keep it for the next test, or close it when it cannot be reset."""
         try:
             for page in context.extra_pages:
                 page.close()
             context.extra_pages.clear()
-            context.handed.clear()
+            context.handed = False
             if context.tainted or context.tab is None or context.tab.is_closed():
                 raise RuntimeError("not reusable")
             context.tab.goto("about:blank", timeout=30_000)
@@ -359,7 +360,7 @@ class TabPool:
             context.tab.set_default_navigation_timeout(WAIT_MS)
         except Exception:  # a page that crashed, closed or cannot be reset: a real close
             with contextlib.suppress(Exception):
-                real_close()
+                context.real_close()
             return
         self.idle.setdefault(key, []).append(context)
 

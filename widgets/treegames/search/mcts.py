@@ -38,7 +38,7 @@ from ..lab.stats import wilson_interval
 from .worlds import WorldSampler
 
 __all__ = ["Rollout", "Prior", "Budget", "Progress", "MoveStats", "Search", "SearchError", "EXPLORATION",
-           "MAX_ROLLOUT", "FAVOURITE_PRIOR", "PUCT_EXPLORATION"]
+           "MAX_ROLLOUT", "FAVOURITE_PRIOR", "PUCT_EXPLORATION", "ASK_AFTER", "UNTRIED_VALUE"]
 
 EXPLORATION = math.sqrt(2)
 """The UCT exploration constant (rewards lie in [0, 1])."""
@@ -154,7 +154,7 @@ class _Node:
         self.reward = 0.0
         self.wins = 0
         self.avail: dict[Any, int] = {}
-        self.favourite: Any = None  # with a prior: the GreedyBot's move here, asked on the node's first visit
+        self.favourite: Any = None  # with a prior: the GreedyBot's move here (asked at the root, or after ASK_AFTER)
 
 
 def progress_report(budget: Budget, done: int, total: int, start: float, finished: bool = False) -> Progress:
