@@ -1,9 +1,18 @@
-"""axe-core on every dashboard under notebooks/ in Chromium: at 1280 px and 420 px, drawn and after one interaction.
+"""Every dashboard under notebooks/ in Chromium, in one visit each: axe-core, a phone, 200% zoom, the keyboard.
 
 The pages are found by globbing notebooks/, so a new page is audited (and fails if it has serious problems)
-without anyone adding it here.  Target: no violation of impact "serious" or "critical".  "Moderate" and
-"minor" ones are reported as warnings in the test output (deploy/README.md lists each, fixed or explained).
-The same visit checks 200% zoom at 1280 px (a 640 px wide layout viewport): nothing scrolls sideways.
+without anyone adding it here.  One visit per page (a page load is the dearest thing a browser test does):
+
+- the page opens on a 420 px phone: axe finds no violation of impact "serious" or "critical" ("moderate" and
+  "minor" ones are warnings in the test output; deploy/README.md lists each, fixed or explained), nothing scrolls
+  sideways, every shown canvas lies inside the screen, and a Play page's board begins on the first screen;
+- a lesson's every "Show answer" button is reached by Tab and opened by Enter or Space, each showing its own answer;
+- after one interaction (Step on a Play page, else a tab, else the first button) axe runs again, at 420 px and at
+  1280 px;
+- at 200% zoom on a 1280 px screen (a 640 x 500 CSS-pixel layout viewport: the layout a zoomed browser makes;
+  the device pixels only sharpen it) neither the document nor any page-sized box scrolls sideways (native list
+  boxes may scroll their own long lines), and every chart canvas ("Chart: ...") is followed by its "Numbers in
+  this chart" table (caption, column and row headers), which Enter opens.
 """
 
 from __future__ import annotations
@@ -31,6 +40,14 @@ WIDE = {"width": 1280, "height": 1000}
 PHONE = {"width": 420, "height": 900}
 ZOOMED = {"width": 640, "height": 500}
 """1280 x 1000 at 200% browser zoom: the page lays out in a 640 x 500 CSS-pixel viewport."""
+
+CHART_PAGES = {"aspens/sun-die-probability.ipynb", "mighty_trees/card-odds.ipynb", "lab/tournaments.ipynb",
+               "lab/first-player-advantage.ipynb"}
+"""Lesson pages that draw charts when they open (the class page draws its chart once an experiment runs)."""
+
+LESSONS = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
+                 if re.search(r"show answer|Answer\(|Exercises\(", p.read_text(), re.IGNORECASE))
+"""Lesson pages with questions behind 'Show answer' buttons (found on disk: the kit's Answer and Exercises)."""
 
 WITHOUT_KIT_STYLE = {"index.ipynb", "class/tables.ipynb", "bosk/majority-scoring.ipynb",
                      "mighty_trees/card-odds.ipynb"}
@@ -193,37 +210,163 @@ def sideways_scroll(page) -> int:
     return page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
+OVERFLOW_JS = """
+() => {
+  const out = [];
+  const doc = document.scrollingElement || document.documentElement;
+  out.push(['document', doc.scrollWidth - doc.clientWidth]);
+  document.querySelectorAll('body, body *').forEach(e => {
+    const s = getComputedStyle(e);
+    if (!/(auto|scroll)/.test(s.overflowX) || e.clientWidth < 300) return;  // only page-sized scrollers
+    if (e.tagName === 'SELECT' || e.tagName === 'TEXTAREA') return;  // a list box scrolls its own long lines
+    if (e.closest('.treegames-chart-numbers, .treegames-board-words')) return;  // tables that may scroll alone
+    const over = e.scrollWidth - e.clientWidth;
+    if (over > 1) out.push([e.tagName + (e.id ? '#' + e.id : '') + '.' + String(e.className).slice(0, 60), over]);
+  });
+  return out;
+}
+"""
+"""[what, CSS pixels wider than it shows] for the document and every page-sized element that scrolls sideways."""
+
+CHARTS_JS = """
+() => Array.from(document.querySelectorAll('canvas[title^="Chart:"]')).map(c => {
+  const next = c.nextElementSibling;
+  const details = next && next.querySelector('details.treegames-chart-numbers');
+  const table = details && details.querySelector('table');
+  return {name: c.title,
+          caption: table && table.caption ? table.caption.textContent : null,
+          cols: table ? table.querySelectorAll('thead th[scope=col]').length : 0,
+          rows: table ? table.querySelectorAll('tbody th[scope=row]').length : 0,
+          cells: table ? table.querySelectorAll('tbody td').length : 0};
+})
+"""
+"""Each chart canvas with the table that follows it."""
+
+CANVASES_OUTSIDE_JS = """
+() => Array.from(document.querySelectorAll('canvas')).filter(c => c.offsetParent !== null && c.width > 0)
+  .map(c => { const r = c.getBoundingClientRect(); return [c.title || String(c.className).slice(0, 40), r.left, r.right]; })
+  .filter(([_name, left, right]) => left < -0.5 || right > window.innerWidth + 0.5)
+"""
+"""[name, left, right] of every shown canvas that reaches past the window's left or right edge."""
+
+FOCUSED_LABEL_JS = "() => (document.activeElement.textContent || '').trim()"
+REVEALED_JS = """
+() => { const next = document.activeElement.nextElementSibling;
+  return next && next.offsetParent !== null ? next.innerText.trim() : ''; }
+"""
+"""The text right after the focused button, if it is shown (where a screen reader goes next)."""
+
+
+def test_the_chart_pages_and_the_lessons_are_among_the_audited_pages():
+    assert CHART_PAGES <= set(PAGES)
+    assert {"aspens/sun-die-probability.ipynb", "bosk/majority-scoring.ipynb", "mighty_trees/card-odds.ipynb",
+            "lab/first-player-advantage.ipynb"} <= set(LESSONS) <= set(PAGES), LESSONS
+
+
+def page_name(path: str) -> str:
+    """A page's path as a file name: aspens/play.ipynb -> aspens-play."""
+    return path.replace("/", "-").removesuffix(".ipynb")
+
+
+def sideways(page) -> list:
+    """Everything that scrolls sideways by more than a pixel: [what, CSS pixels]."""
+    return [(what, px) for what, px in page.evaluate(OVERFLOW_JS) if px > 1]
+
+
+def first_screen_picture(page, path: str) -> None:
+    """Save what a phone shows first of a Play page (its first screen), then restore the phone's viewport."""
+    page.set_viewport_size({"width": PHONE["width"], "height": FIRST_SCREEN})
+    page.screenshot(path=str(harness.ARTIFACTS / "screenshots" / f"first-screen-{path.split('/')[0]}-420.png"))
+    resize(page, PHONE)
+
+
+def answers_by_keyboard(page, path: str) -> tuple[int, list[str]]:
+    """Tab through the page, opening each "Show answer" reached by Enter or Space in turn: (buttons, answers shown)."""
+    page.get_by_role("button", name="Show answer").first.wait_for(timeout=WAIT_MS)
+    total = page.get_by_role("button", name="Show answer").count()
+    page.locator("body").focus()
+    revealed: list[str] = []
+    for _ in range(600):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED_LABEL_JS) != "Show answer":
+            continue
+        assert page.evaluate(REVEALED_JS) == "", f"{path}: an answer shows before its button is pressed"
+        page.keyboard.press("Space" if len(revealed) % 2 else "Enter")
+        page.wait_for_function("() => (document.activeElement.textContent || '').trim() === 'Hide answer'",
+                               timeout=WAIT_MS)
+        page.wait_for_function(REVEALED_JS, timeout=WAIT_MS)
+        revealed.append(page.evaluate(REVEALED_JS))
+        if len(revealed) == total:
+            break
+    assert page.get_by_role("button", name="Hide answer").count() == total
+    harness.screenshot(page, f"a11y-answers-{page_name(path)}")
+    return total, revealed
+
+
+def open_chart_numbers(page, name: str) -> int | None:
+    """Open the first shown chart's numbers by Enter on its summary: the table's row headers (None: no chart shown)."""
+    shown = page.locator("details.treegames-chart-numbers summary:visible")  # not those in closed tabs
+    if not shown.count():
+        return None
+    shown.first.focus()
+    page.keyboard.press("Enter")
+    table = page.locator("details.treegames-chart-numbers[open] table").first
+    table.wait_for(timeout=WAIT_MS)
+    page.locator("details.treegames-chart-numbers[open]").first.screenshot(
+        path=str(harness.ARTIFACTS / "screenshots" / f"a11y-zoom200-{name}-chart-numbers.png"))
+    return table.get_by_role("rowheader").count()
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_passes_axe_at_1280_and_420_px_before_and_after_an_interaction(browser, voila, path):
-    context = browser.new_context(viewport=WIDE)
+def test_every_page_passes_axe_on_a_phone_and_a_laptop_fits_200_percent_zoom_and_answers_by_keyboard(
+        browser, voila, path):
+    name, is_play = page_name(path), path.endswith("/play.ipynb")
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     answers = kernel_answers(page)
+    total, revealed = 0, []
     try:
         page.goto(f"{voila.base}/voila/render/{path}", timeout=WAIT_MS)
         wait_loaded(page)
-        problems = audit(page, "1280 px, drawn", path)
-        moment = interact(page, answers)
-        problems += audit(page, f"1280 px, {moment}", path)
-        resize(page, PHONE)
-        problems += audit(page, f"420 px, {moment}", path)
+        problems = audit(page, "420 px, drawn", path)
         phone_overflow = sideways_scroll(page)
-        harness.screenshot(page, f"a11y-{path.replace('/', '-').removesuffix('.ipynb')}-420")
-        board = board_top(page) if path.endswith("/play.ipynb") else 0
-        if path.endswith("/play.ipynb"):
-            page.set_viewport_size({"width": PHONE["width"], "height": FIRST_SCREEN})
-            page.screenshot(path=str(harness.ARTIFACTS / "screenshots" / f"first-screen-{path.split('/')[0]}-420.png"))
-            resize(page, PHONE)
+        outside = page.evaluate(CANVASES_OUTSIDE_JS)
+        harness.screenshot(page, f"a11y-{name}-420")
+        board = board_top(page) if is_play else 0
+        if is_play:
+            first_screen_picture(page, path)
+        if path in LESSONS:
+            total, revealed = answers_by_keyboard(page, path)
+        moment = interact(page, answers)
+        problems += audit(page, f"420 px, {moment}", path)
+        phone_overflow = max(phone_overflow, sideways_scroll(page))
+        resize(page, WIDE)
+        problems += audit(page, f"1280 px, {moment}", path)
         resize(page, ZOOMED)
-        zoom_overflow = sideways_scroll(page)
-        harness.screenshot(page, f"a11y-{path.replace('/', '-').removesuffix('.ipynb')}-zoom200")
+        zoomed = sideways(page)
+        charts = page.evaluate(CHARTS_JS)
+        harness.screenshot(page, f"a11y-{name}-zoom200")
+        opened = open_chart_numbers(page, name)
+        zoomed += sideways(page)
     finally:
         context.close()
     assert problems == [], "\n".join(problems)
     assert phone_overflow <= 1, f"{path} scrolls sideways by {phone_overflow}px on a 420 px phone"
+    assert outside == [], f"{path}: canvases past the edge of a 420 px phone: {outside}"
     assert board is not None and board + 200 <= FIRST_SCREEN, f"{path}: at 420 px the board begins at {board} px"
-    assert zoom_overflow <= 1, f"{path} scrolls sideways by {zoom_overflow}px at 200% zoom on a 1280 px screen"
+    assert total == len(revealed), f"{path}: opened {len(revealed)} of {total} answers by keyboard"
+    assert all(len(text) > 20 for text in revealed), revealed
+    assert len(set(revealed)) == len(revealed), "each button shows its own answer"
+    assert zoomed == [], f"{path} scrolls sideways at 200% zoom on a 1280 px screen: {zoomed}"
+    if path in CHART_PAGES:
+        assert charts, f"{path}: no chart named as a chart"
+        assert opened is not None and opened >= 1, "Enter on a chart's summary opens its table"
+    for chart in charts:
+        assert chart["caption"] and chart["name"].startswith(f"Chart: {chart['caption']}"), chart
+        assert chart["cols"] >= 2 and chart["rows"] >= 1, chart
+        assert chart["cells"] == chart["rows"] * (chart["cols"] - 1), chart
     assert errors == []

@@ -1,4 +1,4 @@
-"""The Bosk dashboards in Voila and Chromium: drawn on load, clicks change the park, tables show the seeded numbers, 420 px fit."""
+"""The Bosk dashboards in Voila and Chromium: drawn on load, clicks change the park, tables show the seeded numbers (420 px fit: the axe audit)."""
 
 from __future__ import annotations
 
@@ -160,30 +160,6 @@ def test_the_lesson_what_if_table_answers(browser, voila):
         page.get_by_text("Never.").wait_for(timeout=WAIT_MS)
         page.locator(".bosk-experiment").scroll_into_view_if_needed()
         harness.screenshot(page, "bosk-lesson-experiment")
-        assert errors == []
-
-
-def fits_the_phone(page, name: str) -> None:
-    """The page is no wider than the 420 px screen; a screenshot is saved."""
-    overflow = page.evaluate("() => document.documentElement.scrollWidth")
-    assert overflow <= 420 + 2, f"the page is {overflow} px wide at 420 px"
-    target = page.locator("canvas, .bosk-what-if").first
-    target.scroll_into_view_if_needed()
-    harness.screenshot(page, f"bosk-phone-{name}")
-
-
-@pytest.mark.parametrize("path", [PLAY, WALK])
-def test_the_boards_fit_a_420_px_phone(browser, voila, path):
-    with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, stats,
-                                                                                                    errors):
-        assert stats["cssWidth"] <= 420, stats
-        fits_the_phone(page, path.split("/")[1].removesuffix(".ipynb"))
-        assert errors == []
-
-
-def test_the_lesson_fits_a_420_px_phone(browser, voila):
-    with text_page(browser, voila, LESSON, ".bosk-what-if", {"width": 420, "height": 900}) as (page, errors):
-        fits_the_phone(page, "majority-scoring")
         assert errors == []
 
 

@@ -7,8 +7,6 @@ import json
 import re
 from urllib.parse import urlparse
 
-import pytest
-
 import harness
 from harness import press, step_until
 from treegames import aspens, core
@@ -107,17 +105,6 @@ def test_a_420px_phone_fits_every_canvas_stacks_the_panels_and_maps_clicks_back(
         page.get_by_text(f"seeds a starting tree on {cell_name(target)}").first.wait_for(timeout=WAIT_MS)
         assert errors == []
         harness.screenshot(page, "kit-phone-420-planted")
-
-
-@pytest.mark.parametrize("path", ["aspens/rules-walkthrough.ipynb", "aspens/sun-die-probability.ipynb"])
-def test_every_canvas_of_the_other_aspens_pages_fits_a_phone(browser, voila, path):
-    with harness.loaded_dashboard(browser, voila, path, viewport={"width": 420, "height": 900}) as (page, _s,
-                                                                                                   errors):
-        shown = [c for c in boxes(page, "canvas") if c["visible"]]
-        assert shown and all(c["left"] >= -0.5 and c["right"] <= 420.5 for c in shown), shown
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 421, "no sideways scrolling"
-        assert errors == []
-        harness.screenshot(page, f"kit-phone-420-{path.split('/')[1].split('.')[0]}")
 
 
 def test_the_board_page_fits_a_phone_too(browser, voila):

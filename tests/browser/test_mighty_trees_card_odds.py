@@ -90,9 +90,3 @@ def test_lesson_draws_every_chart_and_the_simulator_moves(voila, browser):
         assert not errors
 
 
-def test_lesson_fits_a_phone(voila, browser):
-    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 860}) as (page, _, errors):
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
-        assert wide <= 420
-        save_whole_page(page, "mighty-trees-card-odds-phone", 420)
-        assert not errors

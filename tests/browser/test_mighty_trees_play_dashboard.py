@@ -165,17 +165,6 @@ def _has(frame, word: str) -> bool:
     return word in frame
 
 
-def test_play_page_fits_a_phone(voila, browser):
-    with harness.loaded_dashboard(browser, voila, PLAY, viewport={"width": 420, "height": 900}) as (page, _, errors):
-        index = board_index(page)
-        settle(page, index)
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 420
-        stats = harness.canvas_stats(page, index)
-        assert stats["left"] >= 0 and stats["left"] + stats["cssWidth"] <= 420
-        harness.screenshot(page, "mighty-trees-play-phone")
-        assert not errors
-
-
 def test_walkthrough_steps_forward_and_jumps_to_combat(voila, browser):
     with harness.loaded_dashboard(browser, voila, WALK, viewport=VIEW) as (page, first, errors):
         index = board_index(page)
