@@ -208,9 +208,17 @@ def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
         assert "two-proportion test" in page.inner_text("body")
         table = page.locator(".treegames-lab-rule-table")
         assert table.inner_text().count("\t300\t") == 2, "300 games per rule at first"
-        page.get_by_role("button", name="Play 2000 more games").click()
-        page.wait_for_function("() => (document.querySelector('.treegames-lab-rule-table').innerText"
-                               ".match(/\\t2300\\t/g) || []).length == 2", timeout=2 * WAIT_MS)
+        # Play more shows its progress; Cancel stops it and the games played so far are counted
+        comparison = page.locator(".treegames-lab-rule-comparison")
+        comparison.get_by_role("button", name="Play 2000 more games").click()
+        page.wait_for_function("() => { const w = parseFloat(document.querySelector("
+                               "'.treegames-lab-rule-comparison .progress-bar').style.width);"
+                               " return w > 0 && w < 100; }", timeout=WAIT_MS)  # full at first, from the 300
+        comparison.get_by_role("button", name="Cancel").click()
+        comparison.get_by_text("Stopped").wait_for(timeout=WAIT_MS)
+        counted = [int(row.split("\t")[1]) for row in table.inner_text().strip().split("\n")[1:]]
+        assert counted[0] > 300 and counted[1] >= 300, counted
+        assert comparison.get_by_role("button", name="Play 2000 more games").is_enabled()
         assert colour_count(page, rules, palette.ORANGE) > 20
         page.get_by_role("button", name="Show answer").first.click()
         page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')",

@@ -1,5 +1,6 @@
-"""Review on the Bosk Play page in Chromium: open a finished game, press Review (or R), see progress then the moves,
-pick one (by mouse, or Tab and Enter) and the board shows the position before it; at 1280 px and on a 420 px phone."""
+"""Review on the Bosk Play page in Chromium: open a finished game, press R, see progress then the moves, pick one
+by Tab and Enter on a 420 px phone, then another by mouse at 1280 px (one review, both widths), and the board shows
+the position before it; a Mighty Trees review marks its cards and passes axe."""
 
 from __future__ import annotations
 
@@ -58,12 +59,14 @@ def no_sideways_scroll(page, width: int) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1, "no sideways scrolling"
 
 
-def test_review_lists_the_moves_and_a_click_shows_the_board_before_one(browser, voila, tmp_path):
-    with harness.loaded_dashboard(browser, voila, PATH) as (page, _stats, errors):
+def test_review_by_keyboard_on_a_phone_then_a_click_at_1280_shows_the_board_before_a_move(browser, voila, tmp_path):
+    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 900}) as (page, _s,
+                                                                                                  errors):
         assert review_button(page).is_disabled()  # the game has only begun
         open_finished_game(page, tmp_path)
         assert review_button(page).is_enabled()
-        review_button(page).click()
+        page.locator("canvas.treegames-board-canvas").focus()
+        page.keyboard.press("r")
         wait_for_review(page)
         options = page.locator(".treegames-review-list option")
         assert options.count() > 20
@@ -71,23 +74,6 @@ def test_review_lists_the_moves_and_a_click_shows_the_board_before_one(browser, 
         assert re.match(r"^(⚠ turning point · )?1\. (Maple|Oak): .+ · \d+→\d+% \([−+±]\d+\)$", first), first
         marked = page.locator(".treegames-review-list option", has_text="turning point")
         assert all(text.startswith("⚠") for text in marked.all_inner_texts())  # a symbol and a word, not colour
-        no_sideways_scroll(page, 1280)
-        before = harness.wait_until_stable(page)["hash"]
-        options.nth(10).click()
-        page.locator(".treegames-review-detail", has_text="wide black-and-white ring").wait_for(timeout=WAIT_MS)
-        harness.wait_for_drawing(page, differs_from=before)
-        harness.wait_until_stable(page)
-        harness.screenshot(page, "review-desktop-1280")
-        assert errors == []
-
-
-def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
-    with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 900}) as (page, _s,
-                                                                                                  errors):
-        open_finished_game(page, tmp_path)
-        page.locator("canvas.treegames-board-canvas").focus()
-        page.keyboard.press("r")
-        wait_for_review(page)
         no_sideways_scroll(page, 420)
         page.locator(".treegames-review").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420")
@@ -103,12 +89,24 @@ def test_review_by_keyboard_on_a_phone(browser, voila, tmp_path):
             page.keyboard.press("ArrowDown")
         page.locator(".treegames-review-detail", has_text="Move ").wait_for(timeout=WAIT_MS)
         harness.wait_for_drawing(page, differs_from=before)
-        harness.wait_until_stable(page)
+        picked = harness.wait_until_stable(page)["hash"]
         no_sideways_scroll(page, 420)
         page.locator(".treegames-review-detail").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420-picked")
         page.locator("canvas.treegames-board-canvas").scroll_into_view_if_needed()
         harness.screenshot(page, "review-phone-420-board")
+
+        # the same review on a laptop: a click on another move shows the board before it
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        harness.wait_until(lambda: page.evaluate("() => window.innerWidth") == 1280, pause=harness.on_page(page),
+                           what="the page at 1280 px")
+        no_sideways_scroll(page, 1280)
+        selected = page.evaluate("() => document.querySelector('.treegames-review-list select').selectedIndex")
+        options.nth(11 if selected == 10 else 10).click()
+        page.locator(".treegames-review-detail", has_text="wide black-and-white ring").wait_for(timeout=WAIT_MS)
+        harness.wait_for_drawing(page, differs_from=picked)
+        harness.wait_until_stable(page)
+        harness.screenshot(page, "review-desktop-1280")
         assert errors == []
 
 

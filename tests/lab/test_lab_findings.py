@@ -4,6 +4,7 @@ one outcome per bot per game, many tests with Holm's adjustment, and sentences t
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from treegames.lab import (
     GameRecord,
     Outcome,
     Results,
+    RunState,
     TournamentSpec,
     bot_outcome,
     play_games,
@@ -226,3 +228,24 @@ def test_rule_comparison_counts_independent_tournaments_per_rule_and_adds_more()
     assert not view.button.disabled
     labels = " ".join(view.canvas.redraw().texts())
     assert stats.share(*view.counts[False][:2]).text() in labels
+
+
+
+def test_cancel_stops_a_rule_comparison_and_counts_the_games_played_before_it():
+    view = RuleComparison("mighty_trees", ("greedy", "greedy"), "capture_at_round_end",
+                          ((False, "printed rule"), (True, "variant")), games=12, more=4000, seed=3, workers=1)
+    assert view.cancel_button.disabled, "nothing to cancel between runs"
+    before = {value: list(counts) for value, counts in view.counts.items()}
+    view.play(4000)
+    assert view.button.disabled and not view.cancel_button.disabled
+    deadline = time.monotonic() + 60
+    while view.progress.value < 50 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    view.cancel()
+    assert not view.run.is_running and view.run.state is RunState.CANCELLED
+    added = [view.counts[v][2] - before[v][2] for v in (False, True)]
+    assert added[1] == 0 and 50 <= added[0] < 4000, "the first rule's games so far; the second never began"
+    assert added[0] == view.progress.value == view.run.done
+    assert "Stopped" in view.status.value
+    assert f">{12 + added[0]}<" in view.table.value, "the table counts the games played before Cancel"
+    assert not view.button.disabled and view.cancel_button.disabled

@@ -434,7 +434,8 @@ class RuleComparison(widgets.VBox):
     moving first is the only difference between the seats; each rule plays
     from its own seeds, so the two samples are independent too and the
     two-proportion test applies.  **Play more** adds tournaments of ``more``
-    games per rule (new seeds each time) in the background, with progress.
+    games per rule (new seeds each time) in the background, with progress;
+    **Cancel** stops them and counts the games already played.
     """
 
     def __init__(self, game: str, bots: tuple[str, ...], option: str,
@@ -453,6 +454,9 @@ class RuleComparison(widgets.VBox):
                                          f"Play {more} more games under each rule in the background",
                                          layout=widgets.Layout(width="200px"))
         safety.on_click(self.button, lambda: self.play(more), report=self.report_failure)
+        self.cancel_button = styles.icon_button("Cancel", "pause", "Stop the games, count what was played",
+                                                layout=widgets.Layout(width="110px"), disabled=True)
+        safety.on_click(self.cancel_button, self.cancel, report=self.report_failure)
         self.progress = widgets.IntProgress(value=0, min=0, max=1, layout=widgets.Layout(width="150px"))
         self.progress.add_class("treegames-lab-progress")
         self.status = widgets.HTML()
@@ -460,8 +464,10 @@ class RuleComparison(widgets.VBox):
         self.table.add_class("treegames-lab-rule-table")
         self.sentence = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         super().__init__([styles.stylesheet(), self.canvas.canvas, self.canvas.numbers, self.table, self.sentence,
-                          widgets.HBox([self.button, self.progress], layout=widgets.Layout(flex_flow="row wrap")),
+                          widgets.HBox([self.button, self.cancel_button, self.progress],
+                                       layout=widgets.Layout(flex_flow="row wrap")),
                           self.status], layout=widgets.Layout(max_width="100%"))
+        self.add_class("treegames-lab-rule-comparison")
         self.play(games, wait=True)
 
     def report_failure(self, text: str) -> None:
@@ -479,7 +485,7 @@ class RuleComparison(widgets.VBox):
         """Play ``games`` more games under each rule, one rule after the other, in the background."""
         if self.run is not None and self.run.is_running:
             return
-        self.button.disabled = True
+        self.button.disabled, self.cancel_button.disabled = True, False
         round_ = self.rounds
         self.rounds += 1
         queue = [v for v, _ in self.rules]
@@ -496,20 +502,19 @@ class RuleComparison(widgets.VBox):
                 run = self.run
                 if run is None or run.state is RunState.RUNNING:
                     return
-                if run.state is not RunState.FINISHED:
-                    self.status.value = f"<span>The games were {run.state.value}.</span>"
-                    self.button.disabled = False
-                    finished.set()
+                if run.state is RunState.FAILED:
+                    self.report_failure("The games stopped on an error; the counts are as they were.")
+                    self._ended(finished)
                     return
-                test = run.results().first_mover_test()
-                wins, decided, played = self.counts[value]
-                self.counts[value] = [wins + test.wins, decided + test.trials, played + run.results().games]
-                if queue:
+                self._count(value, run)
+                if run.state is RunState.FINISHED and queue:
                     next_rule()
-                else:
-                    self._show(time.monotonic() - started)
-                    self.button.disabled = False
-                    finished.set()
+                    return
+                self._show(time.monotonic() - started)
+                if run.state is RunState.CANCELLED:
+                    self.status.value = ("<span>Stopped: the games played before Cancel are counted (the two "
+                                         "rules may now have different numbers of games).</span>")
+                self._ended(finished)
 
             self.run = TournamentRun(self.spec(value, games, round_), workers=self.workers, progress=progress)
             self.run.start()
@@ -517,6 +522,24 @@ class RuleComparison(widgets.VBox):
         next_rule()
         if wait:
             finished.wait()
+
+    def cancel(self) -> None:
+        """Stop the games being played; those already played are counted."""
+        if self.run is not None and self.run.is_running:
+            self.status.value = "<span>Stopping…</span>"
+            self.run.cancel()
+
+    def _count(self, value, run: TournamentRun) -> None:
+        """Add one rule's played games (all, or those before Cancel) to its counts."""
+        results = run.results()
+        test = results.first_mover_test()
+        wins, decided, played = self.counts[value]
+        self.counts[value] = [wins + test.wins, decided + test.trials, played + results.games]
+
+    def _ended(self, finished: threading.Event) -> None:
+        """The buttons as they are between runs, and the run marked over."""
+        self.button.disabled, self.cancel_button.disabled = False, True
+        finished.set()
 
     def shares(self) -> list[tuple[str, stats.Share]]:
         """(rule label, the first mover's share of decided games) per rule."""
