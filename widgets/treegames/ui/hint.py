@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from enum import StrEnum
 from typing import Any
 
@@ -40,6 +39,7 @@ import ipywidgets as widgets
 from .. import core
 from ..search import Budget, MoveStats, ParallelSearch, Progress, rollout_for
 from . import palette, safety
+from .jobs import JobPanel
 from .scene import Polygons, Scene, as_points
 from .text import escape, plural
 
@@ -90,40 +90,31 @@ class HintState(StrEnum):
     SHOWN = "shown"
 
 
-class HintPanel(widgets.VBox):
+class HintPanel(JobPanel):
     """Hint, Think longer and Cancel, a progress bar and the coach's top moves, for one dashboard."""
 
+    BUSY = HintState.THINKING
+    IDLE = HintState.IDLE
+
     def __init__(self, owner: Any):
-        self.owner = owner
-        self.status = HintState.IDLE
+        super().__init__(owner, "Coach", "Cancel", "Stop the coach thinking")
         self.search: ParallelSearch | None = None
         self.searched: Any = None  # the state the search is about
         self.choice_place: str | None = None
-        self._thread: threading.Thread | None = None
-        self._cancel = threading.Event()
-        self._lock = threading.RLock()
         self._off = False  # True while the page is at a shared table without hints
         self.hint_button = widgets.Button(description="Hint", tooltip=TOOLTIP,
                                           layout=widgets.Layout(width="auto"))
         self.more_button = widgets.Button(description="Think longer", disabled=True,
                                           tooltip="Go on with the same search: more playouts, narrower intervals",
                                           layout=widgets.Layout(width="auto"))
-        self.cancel_button = widgets.Button(description="Cancel", disabled=True, tooltip="Stop the coach thinking",
-                                            layout=widgets.Layout(width="auto"))
-        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="Coach",
-                                              layout=widgets.Layout(width="160px", max_width="100%",
-                                                                    visibility="hidden"))
-        self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.words = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.words.add_class("treegames-hint-moves")
-        report = getattr(owner, "report_failure", None)
-        safety.on_click(self.hint_button, self.hint, report=report)
-        safety.on_click(self.more_button, self.think_longer, report=report)
-        safety.on_click(self.cancel_button, self.cancel, report=report)
+        safety.on_click(self.hint_button, self.hint, report=self.report)
+        safety.on_click(self.more_button, self.think_longer, report=self.report)
         row = widgets.HBox([self.hint_button, self.more_button, self.cancel_button, self.progress],
                            layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))
         row.add_class("treegames-buttons")
-        super().__init__([row, self.note, self.words], layout=widgets.Layout(max_width="100%"))
+        self.children = [row, self.note, self.words]
         self.add_class("treegames-hint")
 
     # ------------------------------------------------------------ when a hint makes sense
@@ -201,10 +192,6 @@ class HintPanel(widgets.VBox):
                 return False
             return self._start(MORE_BUDGET)
 
-    def cancel(self) -> None:
-        """Stop the coach; what it found so far stays listed."""
-        self._cancel.set()
-
     def press_key(self) -> None:
         """The H key: Hint, or Think longer when the estimates for this position are shown."""
         if self.status is HintState.SHOWN and self.searched is self.owner.state:
@@ -212,54 +199,28 @@ class HintPanel(widgets.VBox):
         else:
             self.hint()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the thinking to end (for tests and scripts); True once it has."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-        return self.status is not HintState.THINKING
-
     # ------------------------------------------------------------ thinking in the background
 
     def _start(self, budget: Budget) -> bool:
-        """Think for ``budget`` on a background thread."""
-        self._cancel = threading.Event()
-        self.status = HintState.THINKING
-        self.progress.value = 0.0
-        self.progress.layout.visibility = "visible"
-        self.progress.bar_style = ""
+        """Think for ``budget`` on a background thread, then show the result unless the position changed."""
         self.hint_button.disabled = self.more_button.disabled = True
-        self.cancel_button.disabled = False
-        self._note("The coach is thinking…")
-        search, cancel = self.search, self._cancel
-        self._thread = threading.Thread(target=self._think, args=(search, budget, cancel), daemon=True,
-                                        name="treegames-hint")
-        self._thread.start()
-        return True
+        search = self.search
 
-    def _think(self, search: ParallelSearch, budget: Budget, cancel: threading.Event) -> None:
-        """The background thread: search, then show the result unless the position changed meanwhile."""
-        try:
-            search.think(budget, cancel=cancel, progress=self._on_progress)
-        except Exception:  # a failure must reach the page, never kill the kernel's thread silently
-            log.exception("hint search failed")
-            with self._lock:
-                self.status = HintState.IDLE
-                self._reset_buttons()
-                self._note("The coach could not think about this position (an error was logged).")
-            return
-        with self._lock:
+        def done(cancelled: bool) -> None:
             if search is not self.search:  # the position changed while it thought: nothing to show
                 return
             self.status = HintState.SHOWN
             self._reset_buttons()
-            self.progress.bar_style = "warning" if cancel.is_set() else "success"
+            self._end_bar(not cancelled)
             self.progress.value = 1.0
-            best = search.statistics()[0].action
-            self.choice_place = self.place_of(search.state, best)
+            self.choice_place = self.place_of(search.state, search.statistics()[0].action)
             self._note("")
-            self._show(cancelled=cancel.is_set())
-        self._redraw()
+            self._show(cancelled=cancelled)
+            self._redraw()
+
+        return self._launch("treegames-hint", "The coach is thinking…",
+                            lambda cancel: search.think(budget, cancel=cancel, progress=self._on_progress), done,
+                            "The coach could not think about this position (an error was logged).")
 
     def _on_progress(self, report: Progress) -> None:
         """From the search thread: move the bar."""
@@ -267,7 +228,7 @@ class HintPanel(widgets.VBox):
 
     def _reset_buttons(self) -> None:
         """Buttons for a panel that is not thinking."""
-        self.cancel_button.disabled = True
+        super()._reset_buttons()
         state = self.owner.state
         self.hint_button.disabled = False
         self.more_button.disabled = not (self.search is not None and self.searched is state)
@@ -359,13 +320,3 @@ class HintPanel(widgets.VBox):
         body = f"<ol style='margin:4px 0 4px 20px;padding:0'>{''.join(items)}</ol>" if items else ""
         note = f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(NOTE)}</div>"
         self.words.value = f"<div>{head}{body}{note}</div>"
-
-    def _note(self, text: str) -> None:
-        """Say one sentence above the moves ('' clears it)."""
-        self.note.value = f"<div role='status'>{escape(text)}</div>" if text else ""
-
-    def _redraw(self) -> None:
-        """Redraw the board (for the highlight)."""
-        view = getattr(self.owner, "board_view", None)
-        if view is not None:
-            view.redraw()

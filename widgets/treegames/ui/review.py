@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 from enum import StrEnum
 from typing import Any
 
@@ -31,6 +30,7 @@ import ipywidgets as widgets
 
 from ..search import LINE_CAPTION, REVIEW_NOTE, TURNING_MARK, Review, ReviewedMove, ReviewProgress
 from . import palette, safety
+from .jobs import JobPanel
 from .scene import Polygons, Scene, as_points
 from .text import escape
 
@@ -72,29 +72,21 @@ class ReviewStatus(StrEnum):
     DONE = "done"
 
 
-class ReviewPanel(widgets.VBox):
+class ReviewPanel(JobPanel):
     """Review and Cancel, a progress bar, the reviewed moves and the turning points, for one dashboard."""
 
+    BUSY = ReviewStatus.REVIEWING
+    IDLE = ReviewStatus.IDLE
+
     def __init__(self, owner: Any):
-        self.owner = owner
-        self.status = ReviewStatus.IDLE
+        super().__init__(owner, "Review", "Cancel review", "Stop the review; the moves reviewed so far stay listed")
         self.review: Review | None = None
         self.states: list | None = None  # the game reviewed (its timeline's states when it started)
         self.selected: ReviewedMove | None = None
-        self._thread: threading.Thread | None = None
-        self._cancel = threading.Event()
-        self._lock = threading.RLock()
         self.review_button = widgets.Button(description="Review", tooltip=NOT_OVER, disabled=True,
                                             layout=widgets.Layout(width="auto"))
-        self.cancel_button = widgets.Button(description="Cancel review", disabled=True,
-                                            tooltip="Stop the review; the moves reviewed so far stay listed",
-                                            layout=widgets.Layout(width="auto"))
-        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="Review",
-                                              layout=widgets.Layout(width="160px", max_width="100%",
-                                                                    visibility="hidden"))
         self.progress_words = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.progress_words.add_class("treegames-review-progress")
-        self.note = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.summary = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.turning = widgets.VBox(layout=widgets.Layout(max_width="100%"))
         self.turning.add_class("treegames-review-turning")
@@ -107,17 +99,14 @@ class ReviewPanel(widgets.VBox):
                               f"{escape(LINE_CAPTION)}</div>")
         self.detail = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.detail.add_class("treegames-review-detail")
-        report = getattr(owner, "report_failure", None)
-        safety.on_click(self.review_button, self.start, report=report)
-        safety.on_click(self.cancel_button, self.cancel, report=report)
-        safety.observe(self.moves, self._on_pick, report=report)
+        safety.on_click(self.review_button, self.start, report=self.report)
+        safety.observe(self.moves, self._on_pick, report=self.report)
         self._busy = False  # True while the list's options are being replaced (no jump)
         row = widgets.HBox([self.review_button, self.cancel_button, self.progress, self.progress_words],
                            layout=widgets.Layout(flex_flow="row wrap", max_width="100%", align_items="center"))
         row.add_class("treegames-buttons")
         style = widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(height="0px"))
-        super().__init__([row, self.note, self.summary, self.turning, self.caption, self.moves, self.detail, style],
-                         layout=widgets.Layout(max_width="100%"))
+        self.children = [row, self.note, self.summary, self.turning, self.caption, self.moves, self.detail, style]
         self.add_class("treegames-review")
 
     # ------------------------------------------------------------ when a review makes sense
@@ -159,61 +148,34 @@ class ReviewPanel(widgets.VBox):
                 self._show_rows()
             return self._start()
 
-    def cancel(self) -> None:
-        """Stop the review; the moves reviewed so far stay listed (Review goes on from there)."""
-        self._cancel.set()
-
     def press_key(self) -> None:
         """The R key: start (or go on with) the review, or say why not."""
         self.start()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the review to end (for tests and scripts); True once it has."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-        return self.status is not ReviewStatus.REVIEWING
-
     # ------------------------------------------------------------ reviewing in the background
 
     def _start(self) -> bool:
-        """Review on a background thread."""
-        self._cancel = threading.Event()
-        self.status = ReviewStatus.REVIEWING
-        self.progress.value = 0.0
-        self.progress.bar_style = ""
-        self.progress.layout.visibility = "visible"
+        """Review on a background thread, listing each row as it comes, unless the game changes meanwhile."""
         self.review_button.disabled = True
-        self.cancel_button.disabled = False
-        self._note(f"The coach is reviewing {self.review.total} positions; the moves are listed as they come.")
-        review, cancel = self.review, self._cancel
-        self._thread = threading.Thread(target=self._run, args=(review, cancel), daemon=True,
-                                        name="treegames-review")
-        self._thread.start()
-        return True
+        review = self.review
 
-    def _run(self, review: Review, cancel: threading.Event) -> None:
-        """The background thread: review, listing each row as it comes, unless the game changed meanwhile."""
-        try:
+        def work(cancel) -> None:
             review.run(cancel=cancel, progress=lambda report: self._on_progress(review, report),
                        on_row=lambda _row: self._on_row(review))
-        except Exception:  # a failure must reach the page, never kill the kernel's thread silently
-            log.exception("review failed")
-            with self._lock:
-                self.status = ReviewStatus.IDLE
-                self._reset_buttons()
-                self._note("The coach could not review this game (an error was logged).")
-            return
-        with self._lock:
+
+        def done(_cancelled: bool) -> None:
             if review is not self.review:  # the game changed while it ran: nothing to show
                 return
             self.status = ReviewStatus.DONE
             self._reset_buttons()
-            self.progress.bar_style = "success" if review.finished else "warning"
-            self._note("" if review.finished else
-                       "Review cancelled: press Review to go on from where it stopped.")
+            self._end_bar(review.finished)
+            self._note("" if review.finished else "Review cancelled: press Review to go on from where it stopped.")
             self._show_rows()
             self._show_turning()
+
+        return self._launch("treegames-review",
+                            f"The coach is reviewing {review.total} positions; the moves are listed as they come.",
+                            work, done, "The coach could not review this game (an error was logged).")
 
     def _on_progress(self, review: Review, report: ReviewProgress) -> None:
         """From the review thread: move the bar and say which position."""
@@ -230,7 +192,7 @@ class ReviewPanel(widgets.VBox):
 
     def _reset_buttons(self) -> None:
         """Buttons for a panel that is not reviewing."""
-        self.cancel_button.disabled = True
+        super()._reset_buttons()
         reason = self.why_not()
         self.review_button.disabled = reason is not None
         self.review_button.tooltip = reason or TOOLTIP
@@ -391,13 +353,3 @@ class ReviewPanel(widgets.VBox):
         return (f"<div role='status' style='font-size:14px;line-height:1.4'>{escape(text)}"
                 f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(row.played.description.rstrip('.'))}. "
                 f"{escape(marks)}</div></div>")
-
-    def _note(self, text: str) -> None:
-        """Say one sentence above the moves ('' clears it)."""
-        self.note.value = f"<div role='status'>{escape(text)}</div>" if text else ""
-
-    def _redraw(self) -> None:
-        """Redraw the board (for the marks)."""
-        view = getattr(self.owner, "board_view", None)
-        if view is not None:
-            view.redraw()
