@@ -62,6 +62,22 @@ def wait_change(page, before: str, timeout: float = WAIT_MS) -> None:
         " return e && e.innerText !== b; }", arg=before, timeout=timeout)
 
 
+def step_by_keyboard(page, step, said: str) -> None:
+    """Press Enter on Step, then wait until the live region says something new or a person is to move.
+
+    The move panel and the live region are separate widgets, so the page may show the live region's
+    newest words a moment before the panel lists the person's moves.  A Step pressed in that moment is
+    answered with "your move" (not a new moment), so the wait also ends once the panel lists the moves.
+    """
+    step.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(b) => { const e = document.querySelector('.treegames-announcer [aria-live=polite]');"
+        " const t = document.querySelector('.treegames-move-panel').innerText;"
+        " return (e && e.innerText !== b) || /legal moves? now/.test(t); }", arg=said, timeout=WAIT_MS)
+    wait_for_person_or_end(page)
+
+
 def wait_for_person_or_end(page, timeout: float = WAIT_MS) -> None:
     """Wait until the move box lists moves (a person is to move) or the game is over."""
     page.wait_for_function(
@@ -114,11 +130,7 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
                 break
             panel = page.locator(".treegames-move-panel").inner_text()
             if not re.search(r"legal moves? now", panel):
-                before = spoken(page)
-                step.focus()
-                page.keyboard.press("Enter")  # roll the dice (the bot then answers by itself)
-                wait_change(page, before)
-                wait_for_person_or_end(page)
+                step_by_keyboard(page, step, spoken(page))  # roll the dice (the bot then answers by itself)
                 continue
             move = pick_move(page)
             before = spoken(page)
@@ -229,10 +241,7 @@ def test_bosk_season_and_a_mighty_trees_game_from_the_move_list_alone(browser, v
                 break
             panel = page.locator(".treegames-move-panel").inner_text()
             if not re.search(r"legal moves? now", panel):
-                step.focus()
-                page.keyboard.press("Enter")
-                wait_change(page, said)
-                wait_for_person_or_end(page)
+                step_by_keyboard(page, step, said)
                 continue
             choices = page.evaluate(LIST_JS)
             assert choices, panel
