@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import harness
 from harness import press, step_until
-from treegames import aspens
+from treegames import aspens, core
 from treegames.aspens.data import Hex
 from treegames.ui.aspens.scene import HexGeometry
 
@@ -92,11 +94,32 @@ def test_odds_tab_draws_the_exact_gains(play_page):
     assert errors == []
 
 
-def test_auto_play_watches_two_bots_to_the_end(play_page):
+def late_game(steps_left: int = 40, seed: int = 5) -> str:
+    """A game of two greedy bots stopped ``steps_left`` steps before its end, as saved-game JSON."""
+    def play(limit: int):
+        rng, bots = random.Random(seed), [aspens.GreedyBot(random.Random(seed + p)) for p in range(2)]
+        state, steps = aspens.new_game(setup=2).new_initial_state(), 0
+        while not state.is_terminal() and steps < limit:
+            state, steps = core.step(state, bots, rng), steps + 1
+        return state, steps
+
+    _end, length = play(10_000)
+    return play(length - steps_left)[0].to_json()
+
+
+def test_auto_play_watches_two_bots_to_the_end(play_page, tmp_path):
+    """Both seats bots (the New game tab), a late moment of a game opened, then Auto-play plays it out."""
     page, _, errors = play_page
     page.get_by_role("tab", name="New game").click()
     page.locator(".widget-dropdown", has_text="Aspen").locator("select").first.select_option(label="Bot (greedy)")  # New game tab
     press(page, "Start new game")
+    saved = tmp_path / "late-game.json"
+    saved.write_text(late_game())
+    page.get_by_role("tab", name="Save / Open").click()
+    with page.expect_file_chooser(timeout=WAIT_MS) as chooser:
+        page.locator(".treegames-open").first.click()
+    chooser.value.set_files(str(saved))
+    page.get_by_text("Opened a saved game").wait_for(timeout=WAIT_MS)
     page.get_by_role("tab", name="Event log").click()
     harness.open_settings(page)
     readout = page.locator(".widget-inline-hbox", has_text="steps/s").locator("input")  # the speed is a labelled number box (issue 21)
