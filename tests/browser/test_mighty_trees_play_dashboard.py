@@ -181,10 +181,10 @@ def test_walkthrough_steps_forward_and_jumps_to_combat(voila, browser):
         assert not errors
 
 
-@pytest.mark.parametrize("width", [1024, 420])
-def test_an_eight_seat_table_fits_the_screen(voila, browser, width):
-    viewport = {"width": width, "height": 900}
-    with harness.loaded_dashboard(browser, voila, PLAY, viewport=viewport) as (page, first, errors):
+def test_an_eight_seat_table_fits_a_phone_and_a_laptop(voila, browser):
+    """Opened on a 420 px phone, then the same page at 1024 px: the eight-seat table fits both, kept readable."""
+    with harness.loaded_dashboard(browser, voila, PLAY, viewport={"width": 420, "height": 900}) as (page, first,
+                                                                                                    errors):
         index = board_index(page)
         settle(page, index)
         page.get_by_role("tab", name="New game").click()
@@ -192,14 +192,18 @@ def test_an_eight_seat_table_fits_the_screen(voila, browser, width):
         page.locator(".treegames-option-players select").first.select_option(label="8")  # the New game tab (the Play with others form comes later)
         page.get_by_role("button", name=re.compile("Start new game")).click()
         harness.wait_for_drawing(page, index, differs_from=first["hash"])
-        stats = settle(page, index)
         mirror = MightyTreesPlay(seed=1, seats=("human",) + ("greedy",) * 7, players=8)
-        assert stats["height"] == mirror.board_view.canvas.height > first["height"]
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        assert stats["left"] >= 0 and stats["left"] + stats["cssWidth"] <= width
-        assert stats["cssWidth"] >= min(400, width - 60)  # kept readable: not shrunk to the screen's height
-        harness.screenshot(page, f"mighty-trees-play-8-seats-{width}")
-        table = harness.ARTIFACTS / "screenshots" / f"mighty-trees-play-8-seats-{width}-table.png"
-        page.locator("canvas.treegames-board-canvas").screenshot(path=str(table))
+        for width in (420, 1024):
+            page.set_viewport_size({"width": width, "height": 900})
+            harness.wait_until(lambda w=width: page.evaluate("() => window.innerWidth") == w,
+                               pause=harness.on_page(page), what=f"the page at {width} px")
+            stats = settle(page, index)
+            assert stats["height"] == mirror.board_view.canvas.height > first["height"]
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            assert stats["left"] >= 0 and stats["left"] + stats["cssWidth"] <= width, (width, stats)
+            assert stats["cssWidth"] >= min(400, width - 60), (width, stats)  # kept readable, not shrunk to fit the height
+            harness.screenshot(page, f"mighty-trees-play-8-seats-{width}")
+            table = harness.ARTIFACTS / "screenshots" / f"mighty-trees-play-8-seats-{width}-table.png"
+            page.locator("canvas.treegames-board-canvas").screenshot(path=str(table))
         assert "Traceback" not in page.content()
         assert not errors
