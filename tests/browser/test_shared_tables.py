@@ -31,8 +31,9 @@ EVIL = "<img src=x onerror=alert(1)>"
 SHOW_BOARD = """() => Array.from(document.querySelectorAll('canvas')).filter(c => c.width > 50)[0]
   .scrollIntoView({block: 'center'})"""
 """Scroll the board into the viewport (on a phone the Play with others tab is below it)."""
-MOVES = 14
-"""Clicks played by the two pages (a whole Aspens game is several hundred actions: too long for a test)."""
+MOVES = 8
+"""Clicks played by the two pages: the six seeds and the first grow-ups, each page in turn (a whole Aspens game is
+several hundred actions: too long for a test)."""
 
 
 def press(page, name: str) -> None:
