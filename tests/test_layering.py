@@ -159,3 +159,20 @@ def test_no_class_in_the_ui_is_longer_than_400_lines():
             if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > 400:
                 long.append(f"{path.name}: {node.name} ({node.end_lineno - node.lineno + 1} lines)")
     assert long == [], "a class that has absorbed too many jobs: " + ", ".join(long)
+
+
+def test_the_authorities_write_no_sql_they_ask_their_named_queries():
+    import re
+    from pathlib import Path
+
+    import treegames
+
+    sql = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX))\b|\.execute\(")
+    root = Path(treegames.__file__).parent
+    authorities = sorted(root.rglob("authority.py"))
+    assert {p.parent.name for p in authorities} >= {"tables", "experiments"}
+    for path in authorities:
+        found = [line.strip() for line in path.read_text().splitlines() if sql.search(line)]
+        assert found == [], f"{path.parent.name}/authority.py runs SQL itself: {found[:3]}"
+        assert (path.parent / "queries.py").exists() and "from . import queries" in path.read_text()
+    assert sql.search((root / "tables" / "queries.py").read_text()), "the check finds SQL where it is"

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from .. import core
 from ..service import codes
+from . import queries as q
 from . import schema, stats
 from .errors import (
     BadMember,
@@ -156,9 +157,7 @@ class ExperimentAuthority:
 
     def _class_row(self, cur, code: str, lock: bool = False) -> tuple:
         """(round_no, version) of a class (its row locked for this transaction if ``lock``), else NoSuchRound."""
-        cur.execute("SELECT round_no, version FROM exp_classes WHERE code = ?" + (" FOR UPDATE" if lock else ""),
-                    (code,))
-        row = cur.fetchone()
+        row = q.class_row(cur, code, lock)
         if row is None:
             raise NoSuchRound(f"no class experiment has the code {core.quote(code)}: check the code on the projector")
         return row
@@ -167,9 +166,7 @@ class ExperimentAuthority:
         """The current (or given) round of a class as a dict."""
         if round_no is None:
             round_no = self._class_row(cur, code)[0]
-        cur.execute("SELECT round_id, kind, settings, status, epoch, round_no FROM exp_rounds "
-                    "WHERE code = ? AND round_no = ?", (code, round_no))
-        row = cur.fetchone()
+        row = q.round_row(cur, code, round_no)
         if row is None:
             raise NoSuchRound(f"class {code} has no round {round_no}")
         return {"round_id": row[0], "kind": row[1], "settings": json.loads(row[2]), "status": row[3],
@@ -179,24 +176,20 @@ class ExperimentAuthority:
         """(member_id, code, pseudonym, shown) for a student token, else BadMember."""
         if not token_hash(token):
             raise BadMember("your place in the class experiment was not found: join again with the class code")
-        cur.execute("SELECT member_id, code, pseudonym, shown FROM exp_members WHERE token_hash = ?",
-                    (token_hash(token),))
-        row = cur.fetchone()
+        row = q.member_by_token(cur, token_hash(token))
         if row is None:
             raise BadMember("your place in the class experiment was not found: join again with the class code")
         return row
 
     def _bump(self, cur, code: str) -> int:
         """Add one to the class's version (taking its row lock: changes to one class are serialised); the new version."""
-        cur.execute("UPDATE exp_classes SET version = version + 1, updated = ? WHERE code = ?", (self.clock(), code))
-        cur.execute("SELECT version FROM exp_classes WHERE code = ?", (code,))
-        row = cur.fetchone()
-        if row is None:
+        version = q.bump_version(cur, code, self.clock())
+        if version is None:
             raise NoSuchRound(f"no class experiment has the code {core.quote(code)}")
         notify = getattr(cur, "notify", None)
         if notify is not None:  # the shared store sends it when this transaction commits (LISTEN/NOTIFY on PostgreSQL)
             notify(CHANNEL, code)
-        return row[0]
+        return version
 
     def _notify(self, code: str, version: int) -> None:
         """Remember the latest version written through this process (long-polls here wake on it at once)."""
@@ -211,27 +204,22 @@ class ExperimentAuthority:
         self.purge_expired()
         now = self.clock()
         with self.store.transaction() as cur:
-            cur.execute("SELECT COUNT(*) FROM exp_classes")
-            if cur.fetchone()[0] >= self.limits.open_classes:
+            if q.class_count(cur) >= self.limits.open_classes:
                 raise ClassFull(f"this server already keeps {self.limits.open_classes} class experiments; "
                                 "delete an old one first")
             for _ in range(50):
                 code = new_code()
-                cur.execute("SELECT 1 FROM exp_classes WHERE code = ?", (code,))
-                if cur.fetchone() is None:
+                if not q.is_class_code_taken(cur, code):
                     break
-            cur.execute("INSERT INTO exp_classes (code, round_no, version, created, updated) VALUES (?, 1, 1, ?, ?)",
-                        (code, now, now))
+            q.add_class(cur, code, now)
             self._insert_round(cur, code, 1, domain, now)
         self._notify(code, 1)
         return {"code": code, "round_no": 1, "kind": domain.kind, "settings": domain.settings()}
 
     def _insert_round(self, cur, code: str, round_no: int, domain: Domain, now: float) -> None:
         """Write a new open round."""
-        cur.execute("INSERT INTO exp_rounds (code, round_no, round_id, kind, settings, status, epoch, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?, 0, ?)",
-                    (code, round_no, secrets.token_hex(8), domain.kind, json.dumps(domain.settings()),
-                     Status.OPEN, now))
+        q.add_round(cur, code, round_no, secrets.token_hex(8), domain.kind, json.dumps(domain.settings()),
+                    Status.OPEN, now)
 
     def set_status(self, teacher_code: str, code: str, status: str) -> dict:
         """Freeze the current round (no more results) or open it again."""
@@ -242,7 +230,7 @@ class ExperimentAuthority:
         with self.store.transaction() as cur:
             version = self._bump(cur, code)
             rnd = self._round_row(cur, code)
-            cur.execute("UPDATE exp_rounds SET status = ? WHERE round_id = ?", (status, rnd["round_id"]))
+            q.set_round_status(cur, rnd["round_id"], status)
         self._notify(code, version)
         return {"code": code, "round_no": rnd["round_no"], "status": status}
 
@@ -262,15 +250,13 @@ class ExperimentAuthority:
             version = self._bump(cur, code)
             rnd = self._round_row(cur, code)
             self._delete_data(cur, rnd["round_id"])
-            cur.execute("UPDATE exp_rounds SET status = ?, epoch = epoch + 1 WHERE round_id = ?",
-                        (Status.OPEN, rnd["round_id"]))
+            q.restart_round(cur, rnd["round_id"], Status.OPEN)
         self._notify(code, version)
         return {"code": code, "round_no": rnd["round_no"], "status": Status.OPEN}
 
     def _delete_data(self, cur, round_id: str) -> None:
         """Delete a round's results (batches, tournament blocks and games)."""
-        for table in ("exp_batches", "exp_blocks", "exp_games"):
-            cur.execute(f"DELETE FROM {table} WHERE round_id = ?", (round_id,))  # noqa: S608 - fixed names
+        q.delete_round_data(cur, round_id)
         with self._pool_lock:
             self._pools.pop(round_id, None)
 
@@ -283,12 +269,10 @@ class ExperimentAuthority:
             version = self._bump(cur, code)
             rnd = self._round_row(cur, code)
             domain = domain_for(kind or rnd["kind"], rnd["settings"] if settings is None else settings)
-            cur.execute("UPDATE exp_rounds SET status = ? WHERE round_id = ?", (Status.CLOSED, rnd["round_id"]))
-            number = rnd["round_no"] + 1
-            cur.execute("SELECT MAX(round_no) FROM exp_rounds WHERE code = ?", (code,))
-            number = max(number, (cur.fetchone()[0] or 0) + 1)
+            q.set_round_status(cur, rnd["round_id"], Status.CLOSED)
+            number = max(rnd["round_no"] + 1, q.last_round_no(cur, code) + 1)
             self._insert_round(cur, code, number, domain, self.clock())
-            cur.execute("UPDATE exp_classes SET round_no = ? WHERE code = ?", (number, code))
+            q.set_class_round(cur, code, number)
         self._notify(code, version)
         return {"code": code, "round_no": number, "kind": domain.kind, "settings": domain.settings()}
 
@@ -304,10 +288,9 @@ class ExperimentAuthority:
             rnd = self._round_row(cur, code, round_no)
             self._delete_data(cur, rnd["round_id"])
             if round_no == current:
-                cur.execute("UPDATE exp_rounds SET status = ?, epoch = epoch + 1 WHERE round_id = ?",
-                            (Status.OPEN, rnd["round_id"]))
+                q.restart_round(cur, rnd["round_id"], Status.OPEN)
             else:
-                cur.execute("DELETE FROM exp_rounds WHERE round_id = ?", (rnd["round_id"],))
+                q.delete_round(cur, rnd["round_id"])
         self._notify(code, version)
         return {"code": code, "deleted_round": round_no}
 
@@ -322,19 +305,15 @@ class ExperimentAuthority:
 
     def _delete_class(self, cur, code: str) -> None:
         """Delete every row of one class."""
-        cur.execute("SELECT round_id FROM exp_rounds WHERE code = ?", (code,))
-        for (round_id,) in cur.fetchall():
+        for round_id in q.round_ids(cur, code):
             self._delete_data(cur, round_id)
-        cur.execute("DELETE FROM exp_rounds WHERE code = ?", (code,))
-        cur.execute("DELETE FROM exp_members WHERE code = ?", (code,))
-        cur.execute("DELETE FROM exp_classes WHERE code = ?", (code,))
+        q.delete_class(cur, code)
 
     def purge_expired(self) -> list[str]:
         """Delete the classes unchanged for longer than ``Limits.retention_days``; their codes."""
         cutoff = self.clock() - self.limits.retention_days * 86400
         with self.store.transaction() as cur:
-            cur.execute("SELECT code FROM exp_classes WHERE updated < ?", (cutoff,))
-            codes = [row[0] for row in cur.fetchall()]
+            codes = q.classes_unchanged_since(cur, cutoff)
             for code in codes:
                 self._delete_class(cur, code)
         return codes
@@ -347,10 +326,7 @@ class ExperimentAuthority:
             raise BadSettings(f"no student called {core.quote(pseudonym)} in class {code}")
         with self.store.transaction() as cur:
             version = self._bump(cur, code)
-            cur.execute("UPDATE exp_members SET shown = ? WHERE code = ? AND pseudonym = ?",
-                        (1 if shown else 0, code, str(pseudonym)))
-            cur.execute("SELECT 1 FROM exp_members WHERE code = ? AND pseudonym = ?", (code, str(pseudonym)))
-            if cur.fetchone() is None:
+            if not q.show_member(cur, code, str(pseudonym), shown):
                 raise BadSettings(f"no student called {core.quote(pseudonym)} in class {code}")
         self._notify(code, version)
         return {"code": code, "pseudonym": pseudonym, "shown": bool(shown)}
@@ -359,10 +335,8 @@ class ExperimentAuthority:
         """Every class experiment on this server: code, current round, kind, status."""
         self._check_teacher(teacher_code)
         with self.store.transaction() as cur:
-            cur.execute("SELECT c.code, c.round_no, r.kind, r.status, c.updated FROM exp_classes c "
-                        "JOIN exp_rounds r ON r.code = c.code AND r.round_no = c.round_no ORDER BY c.created")
             return [{"code": c, "round_no": n, "kind": k, "status": s, "updated": u}
-                    for c, n, k, s, u in cur.fetchall()]
+                    for c, n, k, s, u in q.classes_with_rounds(cur)]
 
     def teacher_view(self, teacher_code: str, code: str) -> dict:
         """The snapshot with every student, excluded ones included, and each one's client types."""
@@ -375,14 +349,9 @@ class ExperimentAuthority:
         code = _clean_code(code)
         with self.store.transaction() as cur:
             rnd = self._round_row(cur, code, round_no)
-            cur.execute("SELECT pseudonym, shown, member_id FROM exp_members WHERE code = ?", (code,))
-            names = {m: (p, s) for p, s, m in cur.fetchall()}
-            cur.execute("SELECT seq, member_id, source, total, counts, created FROM exp_batches "
-                        "WHERE round_id = ? ORDER BY seq", (rnd["round_id"],))
-            batches = cur.fetchall()
-            cur.execute("SELECT game_index, member_id, source, record FROM exp_games WHERE round_id = ? "
-                        "ORDER BY game_index", (rnd["round_id"],))
-            games = cur.fetchall()
+            names = {m: (p, s) for m, p, s in q.members(cur, code)}
+            batches = q.batches(cur, rnd["round_id"])
+            games = q.games(cur, rnd["round_id"])
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         domain = domain_for(rnd["kind"], rnd["settings"])
@@ -417,17 +386,14 @@ class ExperimentAuthority:
                 except BadMember:
                     member_code = None
                 if member_code == code:
-                    cur.execute("UPDATE exp_members SET seen = ? WHERE member_id = ?", (now, member_id))
+                    q.member_seen(cur, member_id, now)
                     return {"code": code, "token": token, "pseudonym": pseudonym, "rejoined": True}
-            cur.execute("SELECT pseudonym FROM exp_members WHERE code = ?", (code,))
-            taken = {row[0] for row in cur.fetchall()}
+            taken = q.pseudonyms(cur, code)
             if len(taken) >= self.limits.members_per_class:
                 raise ClassFull(f"this class experiment already has {self.limits.members_per_class} students")
             token = codes.new_token()
             pseudonym = new_pseudonym(taken)
-            cur.execute("INSERT INTO exp_members (member_id, token_hash, code, pseudonym, shown, joined, seen) "
-                        "VALUES (?, ?, ?, ?, 1, ?, ?)", (secrets.token_hex(8), token_hash(token), code, pseudonym,
-                                                         now, now))
+            q.add_member(cur, secrets.token_hex(8), token_hash(token), code, pseudonym, now)
         return {"code": code, "token": token, "pseudonym": pseudonym, "rejoined": False}
 
     def me(self, token: str) -> dict:
@@ -474,11 +440,9 @@ class ExperimentAuthority:
                         raise BatchConflict(f"batch {batch_id} was already counted with different results")
                     raise _Duplicate(self._ack(batch_id, existing[0], sum(tally.values()), rnd, True))
                 self._check_round(rnd, round_no)
-                cur.execute("INSERT INTO exp_batches (round_id, member_id, batch_id, seq, source, total, counts, "
-                            "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (rnd["round_id"], member_id, batch_id, version, source.value, sum(tally.values()),
-                             json.dumps(tally), self.clock()))
-                cur.execute("UPDATE exp_members SET seen = ? WHERE member_id = ?", (self.clock(), member_id))
+                q.add_batch(cur, rnd["round_id"], member_id, batch_id, version, source.value, sum(tally.values()),
+                            json.dumps(tally), self.clock())
+                q.member_seen(cur, member_id, self.clock())
         except _Duplicate as dup:
             return dup.ack
         self._notify(code, version)
@@ -501,9 +465,7 @@ class ExperimentAuthority:
     @staticmethod
     def _stored_batch(cur, round_id: str, member_id: str, batch_id: str) -> tuple | None:
         """(seq, counts, source) of a batch already stored, or None."""
-        cur.execute("SELECT seq, counts, source FROM exp_batches WHERE round_id = ? AND member_id = ? "
-                    "AND batch_id = ?", (round_id, member_id, batch_id))
-        row = cur.fetchone()
+        row = q.stored_batch(cur, round_id, member_id, batch_id)
         if row is None:
             return None
         return row[0], {int(k): v for k, v in json.loads(row[1]).items()}, row[2]
@@ -520,10 +482,8 @@ class ExperimentAuthority:
             if not isinstance(domain, Tournament):
                 raise BadSettings("this round is not a tournament")
             self._check_round(rnd, None)
-            cur.execute("SELECT block, member_id, assigned FROM exp_blocks WHERE round_id = ?", (rnd["round_id"],))
-            assigned = {b: (m, t) for b, m, t in cur.fetchall()}
-            cur.execute("SELECT game_index FROM exp_games WHERE round_id = ?", (rnd["round_id"],))
-            done = {row[0] for row in cur.fetchall()}
+            assigned = {b: (m, t) for b, m, t in q.blocks(cur, rnd["round_id"])}
+            done = q.game_indexes(cur, rnd["round_id"])
             unfinished = [b for b in range(domain.blocks) if not set(domain.block_range(b)) <= done]
             now = self.clock()
             choice = next((b for b in unfinished if assigned.get(b, (None,))[0] == member_id), None)
@@ -533,9 +493,7 @@ class ExperimentAuthority:
                 choice = next((b for b in unfinished if now - assigned[b][1] > self.limits.block_timeout), None)
             if choice is None:
                 return None
-            cur.execute("DELETE FROM exp_blocks WHERE round_id = ? AND block = ?", (rnd["round_id"], choice))
-            cur.execute("INSERT INTO exp_blocks (round_id, block, member_id, assigned) VALUES (?, ?, ?, ?)",
-                        (rnd["round_id"], choice, member_id, now))
+            q.assign_block(cur, rnd["round_id"], choice, member_id, now)
         self._notify(code, version)
         span = domain.block_range(choice)
         return {"block": choice, "start": span.start, "stop": span.stop, "round_no": rnd["round_no"],
@@ -561,27 +519,19 @@ class ExperimentAuthority:
                 if existing is not None:
                     raise _Duplicate(self._ack(batch_id, existing[0], existing[1].get(0, 0), rnd, True))
                 self._check_round(rnd, round_no)
-                cur.execute("SELECT member_id FROM exp_blocks WHERE round_id = ? AND block = ?",
-                            (rnd["round_id"], block))
-                row = cur.fetchone()
-                if row is None or row[0] != member_id:
+                if q.block_holder(cur, rnd["round_id"], block) != member_id:
                     from .errors import NotYourBlock
 
                     raise NotYourBlock(f"block {block} is not yours: ask for a block of seeds first")
-                cur.execute("SELECT game_index, record FROM exp_games WHERE round_id = ?", (rnd["round_id"],))
-                stored = {i: json.loads(r) for i, r in cur.fetchall() if i in indexes}
+                stored = {i: json.loads(r) for i, r in q.game_records(cur, rnd["round_id"]) if i in indexes}
                 fresh = [r for r in checked if r["index"] not in stored]
                 for r in checked:
                     if r["index"] in stored and stored[r["index"]] != r:
                         raise BatchConflict(f"game {r['index']} was already counted with a different result")
                 for r in fresh:
-                    cur.execute("INSERT INTO exp_games (round_id, game_index, member_id, source, record) "
-                                "VALUES (?, ?, ?, ?, ?)", (rnd["round_id"], r["index"], member_id,
-                                                           self.source.value, json.dumps(r)))
-                cur.execute("INSERT INTO exp_batches (round_id, member_id, batch_id, seq, source, total, counts, "
-                            "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (rnd["round_id"], member_id, batch_id, version, self.source.value, len(fresh),
-                             json.dumps({0: len(fresh)}), self.clock()))
+                    q.add_game(cur, rnd["round_id"], r["index"], member_id, self.source.value, json.dumps(r))
+                q.add_batch(cur, rnd["round_id"], member_id, batch_id, version, self.source.value, len(fresh),
+                            json.dumps({0: len(fresh)}), self.clock())
         except _Duplicate as dup:
             return dup.ack
         self._notify(code, version)
@@ -594,17 +544,14 @@ class ExperimentAuthority:
         code = _clean_code(code)
         with self.store.transaction() as cur:
             rnd = self._round_row(cur, code)
-            cur.execute("SELECT member_id, pseudonym, shown FROM exp_members WHERE code = ?", (code,))
-            shown = {m for m, _p, s in cur.fetchall() if s}
+            shown = {m for m, _p, s in q.members(cur, code) if s}
         games = self._games(rnd["round_id"])
         return [r for _i, (m, _s, r) in sorted(games.items()) if m in shown]
 
     def _games(self, round_id: str) -> dict:
         """Every stored game of a round: index -> (member, source, record)."""
         with self.store.transaction() as cur:
-            cur.execute("SELECT game_index, member_id, source, record FROM exp_games WHERE round_id = ?",
-                        (round_id,))
-            return {i: (m, s, json.loads(r)) for i, m, s, r in cur.fetchall()}
+            return {i: (m, s, json.loads(r)) for i, m, s, r in q.games(cur, round_id)}
 
     def version(self, code: str) -> int:
         """A class's current version (it grows with every change)."""
@@ -636,13 +583,9 @@ class ExperimentAuthority:
         if pool is None or pool.epoch != rnd["epoch"]:
             pool = self._pools[rnd["round_id"]] = _Pool(rnd["round_id"], rnd["epoch"])
         with self.store.transaction() as cur:
-            cur.execute("SELECT seq, member_id, source, counts FROM exp_batches WHERE round_id = ? AND seq > ? "
-                        "ORDER BY seq", (rnd["round_id"], pool.last_seq))
-            rows = cur.fetchall()
+            rows = q.batches_after(cur, rnd["round_id"], pool.last_seq)
             if rnd["kind"] == TOURNAMENT and rows:
-                cur.execute("SELECT game_index, member_id, source, record FROM exp_games WHERE round_id = ?",
-                            (rnd["round_id"],))
-                pool.games = {i: (m, s, json.loads(r)) for i, m, s, r in cur.fetchall()}
+                pool.games = {i: (m, s, json.loads(r)) for i, m, s, r in q.games(cur, rnd["round_id"])}
         for seq, member, source, counts in rows:
             pool.add((seq, member, source, {int(k): v for k, v in json.loads(counts).items()}))
             pool.last_seq = max(pool.last_seq, seq)
@@ -654,9 +597,7 @@ class ExperimentAuthority:
         with self.store.transaction() as cur:
             round_no, version = self._class_row(cur, code)
             rnd = self._round_row(cur, code, round_no)
-            cur.execute("SELECT member_id, pseudonym, shown FROM exp_members WHERE code = ? ORDER BY joined",
-                        (code,))
-            members = cur.fetchall()
+            members = q.members(cur, code)
         domain = domain_for(rnd["kind"], rnd["settings"])
         shown = {m for m, _p, s in members if s}
         out = {"code": code, "version": version, "round_no": round_no, "status": rnd["status"],

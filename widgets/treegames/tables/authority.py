@@ -37,6 +37,7 @@ from .. import core
 from ..plugins import plugin
 from ..service import codes
 from ..service.store import Store, register_migrations
+from . import queries as q
 from .errors import (
     BadRequest,
     BadToken,
@@ -53,6 +54,7 @@ from .errors import (
     TooLarge,
 )
 from .limits import Limits
+from .queries import MIGRATIONS
 from .views import TableSummary, TableView, Ticket
 
 _LOG = logging.getLogger("treegames.tables")
@@ -64,55 +66,8 @@ WAITING, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
 LOBBY = "tables"
 """The notice channel for any table's change (lobby, teacher overview)."""
 
-MIGRATIONS: list[str] = [
-    # 1: tables, seats, spectators, the log
-    """CREATE TABLE tg_tables (
-        id TEXT PRIMARY KEY,
-        code TEXT NOT NULL UNIQUE,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL,
-        label TEXT NOT NULL,
-        hint_allowed INTEGER NOT NULL,
-        seed TEXT NOT NULL,
-        version BIGINT NOT NULL,
-        status TEXT NOT NULL,
-        creator TEXT NOT NULL,
-        creator_hash TEXT NOT NULL,
-        created DOUBLE PRECISION NOT NULL,
-        updated DOUBLE PRECISION NOT NULL
-    )""",
-    "CREATE INDEX tg_tables_by_status ON tg_tables (status, created)",
-    "CREATE INDEX tg_tables_by_creator ON tg_tables (creator, created)",
-    """CREATE TABLE tg_seats (
-        table_id TEXT NOT NULL,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        label TEXT NOT NULL,
-        token_hash TEXT,
-        visitor TEXT,
-        seen DOUBLE PRECISION,
-        PRIMARY KEY (table_id, seat)
-    )""",
-    "CREATE UNIQUE INDEX tg_seats_by_token ON tg_seats (token_hash)",
-    """CREATE TABLE tg_watchers (
-        token_hash TEXT PRIMARY KEY,
-        table_id TEXT NOT NULL,
-        visitor TEXT NOT NULL,
-        seen DOUBLE PRECISION NOT NULL
-    )""",
-    """CREATE TABLE tg_moves (
-        table_id TEXT NOT NULL,
-        version BIGINT NOT NULL,
-        seat INTEGER,
-        actor TEXT NOT NULL,
-        action TEXT NOT NULL,
-        at DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (table_id, version)
-    )""",
-]
 register_migrations("tables", MIGRATIONS)
 
-TABLE_COLUMNS = "id, code, game, options, label, hint_allowed, seed, version, status, creator_hash, created, updated"
 SEEN_EVERY = 5.0
 """A seat's last-seen time is written at most this often (seconds)."""
 
@@ -136,7 +91,7 @@ class _Row:
 
     @classmethod
     def from_db(cls, row: tuple) -> _Row:
-        """From ``SELECT TABLE_COLUMNS``."""
+        """From a row of ``queries.TABLE_COLUMNS``."""
         values = list(row)
         values[3] = json.loads(values[3])
         values[5] = bool(values[5])
@@ -271,27 +226,21 @@ class Authority:
 
     def _row(self, tx: Any, table_id: str, lock: bool = False) -> _Row:
         """The table's row (locked for this transaction if ``lock``); NoSuchTable if none."""
-        sql = f"SELECT {TABLE_COLUMNS} FROM tg_tables WHERE id = ?" + (" FOR UPDATE" if lock else "")
-        row = tx.execute(sql, (table_id,)).fetchone()
+        row = q.table(tx, table_id, lock)
         if row is None:
             raise NoSuchTable("There is no such table (it may have been reset by the teacher).")
         return _Row.from_db(row)
 
     def _seats(self, tx: Any, table_id: str) -> list[_Seat]:
         """The table's seats in order."""
-        rows = tx.execute("SELECT seat, kind, label, token_hash, visitor, seen FROM tg_seats "
-                          "WHERE table_id = ? ORDER BY seat", (table_id,)).fetchall()
-        return [_Seat(*r) for r in rows]
+        return [_Seat(*r) for r in q.seats(tx, table_id)]
 
     def _holder(self, tx: Any, token: object, visitor: str | None = None) -> tuple[str, int | None]:
         """(table id, seat or None for a spectator) that ``token`` holds; BadToken if it holds nothing."""
         digest = codes.token_hash(token)
         if not digest:
             raise BadToken("That seat token is not valid.")
-        row = tx.execute("SELECT table_id, seat, visitor FROM tg_seats WHERE token_hash = ?", (digest,)).fetchone()
-        if row is None:
-            row = tx.execute("SELECT table_id, NULL, visitor FROM tg_watchers WHERE token_hash = ?",
-                             (digest,)).fetchone()
+        row = q.holder(tx, digest)
         if row is None:
             raise BadToken("That seat token is not valid for any table.")
         if visitor is not None and row[2] != visitor:
@@ -307,8 +256,7 @@ class Authority:
         if play is None or play.version > row.version:
             play = _Play(0, _new_game(row.game, row.options).new_initial_state(), [], 0)
         # only up to the row's version: under READ COMMITTED a later statement may see a newer commit
-        rows = tx.execute("SELECT version, seat, action FROM tg_moves WHERE table_id = ? AND version > ? "
-                          "AND version <= ? ORDER BY version", (row.id, play.version, row.version)).fetchall()
+        rows = q.moves_after(tx, row.id, play.version, row.version)
         state, entries = play.state, list(play.entries)
         for version, seat, action in rows:
             after = state.apply(state.parse_action(action))
@@ -362,9 +310,9 @@ class Authority:
         """Write that the holder was heard from now (at most every SEEN_EVERY seconds)."""
         now = self.clock()
         if seat is None:
-            tx.execute("UPDATE tg_watchers SET seen = ? WHERE token_hash = ?", (now, codes.token_hash(token)))
+            q.watcher_seen(tx, codes.token_hash(token), now)
         elif seen is None or now - seen >= SEEN_EVERY:
-            tx.execute("UPDATE tg_seats SET seen = ? WHERE table_id = ? AND seat = ?", (now, table_id, seat))
+            q.seat_seen(tx, table_id, seat, now)
 
     def view(self, token: str, *, visitor: str | None = None) -> TableView:
         """What the token's holder may see now (and note that they are here)."""
@@ -431,8 +379,7 @@ class Authority:
                 action, seat, actor = gt.bots[seats[mover].kind](rng).choose(state), mover, "bot"
             text = str(action)
             after = state.apply(action)
-            tx.execute("INSERT INTO tg_moves (table_id, version, seat, actor, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                       (row.id, version, seat, actor, text, now))
+            q.log_move(tx, row.id, version, seat, actor, text, now)
             entries.append(_entry(state, text, after, version, seat))
             state = after
         row.version = version
@@ -443,8 +390,7 @@ class Authority:
         if row.status == PLAYING and play.state.is_terminal():
             row.status = FINISHED
         row.updated = now
-        tx.execute("UPDATE tg_tables SET version = ?, status = ?, updated = ? WHERE id = ?",
-                   (row.version, row.status, now, row.id))
+        q.save_table(tx, row.id, row.version, row.status, now)
         tx.notify(f"table:{row.id}", str(row.version))
         tx.notify(LOBBY, row.id)
 
@@ -485,13 +431,12 @@ class Authority:
                 raise IllegalMove(str(err)) from None
             text = str(after.last_action)
             row.version += 1
-            tx.execute("INSERT INTO tg_moves (table_id, version, seat, actor, action, at) VALUES (?, ?, ?, ?, ?, ?)",
-                       (row.id, row.version, seat, PERSON, text, now))
+            q.log_move(tx, row.id, row.version, seat, PERSON, text, now)
             played = _Play(row.version, after, [*play.entries, _entry(state, text, after, row.version, seat)],
                            play.moves + 1)
             played = self._advance(tx, row, seats, played, now)
             seats[seat].seen = now
-            tx.execute("UPDATE tg_seats SET seen = ? WHERE table_id = ? AND seat = ?", (now, table_id, seat))
+            q.seat_seen(tx, table_id, seat, now)
             self._save_row(tx, row, played, now)
         self._keep(row.id, played)
         return self._view(row, seats, played, seat)
@@ -543,21 +488,17 @@ class Authority:
             row = _Row(table_id, code, game, options, label, hint_allowed,
                        str(secrets.randbits(64) if seed is None else seed), 0, WAITING,
                        codes.token_hash(token), now, now)
-            tx.execute(f"INSERT INTO tg_tables ({TABLE_COLUMNS}, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (row.id, row.code, row.game, json.dumps(options), row.label, int(hint_allowed), row.seed,
-                        0, WAITING, row.creator_hash, now, now, visitor))
+            q.add_table(tx, (row.id, row.code, row.game, json.dumps(options), row.label, int(hint_allowed), row.seed,
+                             0, WAITING, row.creator_hash, now, now), visitor)
             seats_rows = []
             for i, kind in enumerate(kinds):
                 mine = i == first_person
                 seat = _Seat(i, kind, label if mine else "", codes.token_hash(token) if mine else None,
                              visitor if mine else None, now if mine else None)
                 seats_rows.append(seat)
-                tx.execute("INSERT INTO tg_seats (table_id, seat, kind, label, token_hash, visitor, seen) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (table_id, i, kind, seat.label, seat.token_hash, seat.visitor, seat.seen))
+                q.add_seat(tx, table_id, i, kind, seat.label, seat.token_hash, seat.visitor, seat.seen)
             if first_person is None:
-                tx.execute("INSERT INTO tg_watchers (token_hash, table_id, visitor, seen) VALUES (?, ?, ?, ?)",
-                           (codes.token_hash(token), table_id, visitor, now))
+                q.add_watcher(tx, codes.token_hash(token), table_id, visitor, now)
             play = _Play(0, game_obj.new_initial_state(), [], 0)
             play = self._start_if_full(tx, row, seats_rows, play, now)
             self._save_row(tx, row, play, now)
@@ -575,23 +516,21 @@ class Authority:
         """A join code no table has."""
         while True:
             code = codes.new_code()
-            if tx.execute("SELECT 1 FROM tg_tables WHERE code = ?", (code,)).fetchone() is None:
+            if not q.is_code_taken(tx, code):
                 return code
 
     def _check_creation_limits(self, tx: Any, visitor: str, now: float) -> None:
         """RateLimited if this visitor or the server created too many tables lately, or too many are open."""
         lim = self.limits
         since = now - lim.creation_window
-        mine = tx.execute("SELECT COUNT(*) FROM tg_tables WHERE creator = ? AND created > ?",
-                          (visitor, since)).fetchone()[0]
+        mine = q.created_by_since(tx, visitor, since)
         if mine >= lim.creations_per_visitor:
             raise RateLimited(f"You have created {mine} tables in the last {lim.creation_window / 60:.0f} minutes; "
                               "join one of them or wait a few minutes.")
-        everyone = tx.execute("SELECT COUNT(*) FROM tg_tables WHERE created > ?", (since,)).fetchone()[0]
+        everyone = q.created_since(tx, since)
         if everyone >= lim.creations_per_server:
             raise RateLimited("This server has created many tables in the last few minutes; try again shortly.")
-        open_now = tx.execute("SELECT COUNT(*) FROM tg_tables WHERE status IN (?, ?)",
-                              (WAITING, PLAYING)).fetchone()[0]
+        open_now = q.count_with_status(tx, WAITING, PLAYING)
         if open_now >= lim.open_tables:
             raise RateLimited(f"This server already has {open_now} unfinished tables; finish or close some first.")
 
@@ -602,12 +541,12 @@ class Authority:
                 or self._failures.count("join:*", now, lim.failed_join_window) >= lim.failed_joins_per_server):
             raise RateLimited("Too many wrong join codes just now: wait a minute, then check the code.")
         normal = codes.normal_code(code)
-        row = tx.execute("SELECT id FROM tg_tables WHERE code = ?", (normal,)).fetchone() if normal else None
-        if row is None:
+        found = q.table_id_of_code(tx, normal) if normal else None
+        if found is None:
             self._failures.add(f"join:{visitor}", now)
             self._failures.add("join:*", now)
             raise NoSuchTable("No table has that join code; check it with the person who made the table.")
-        return self._row(tx, row[0], lock=True)
+        return self._row(tx, found, lock=True)
 
     def join(self, code: str, *, visitor: str = "", label: str = "", seat: int | None = None) -> Ticket:
         """Take the next free person seat (or ``seat``) at the table with this join code."""
@@ -634,10 +573,7 @@ class Authority:
                 chosen = next((s.seat for s in seats if s.kind == PERSON and not s.token_hash), None)
                 if chosen is None:
                     raise TableFull("Every seat at this table is taken; you can watch it.")
-            taken = tx.execute("UPDATE tg_seats SET token_hash = ?, visitor = ?, label = ?, seen = ? "
-                               "WHERE table_id = ? AND seat = ? AND token_hash IS NULL",
-                               (codes.token_hash(token), visitor, label, now, row.id, chosen))
-            if taken.rowcount != 1:
+            if not q.take_seat(tx, row.id, chosen, codes.token_hash(token), visitor, label, now):
                 raise SeatTaken(f"Seat {chosen + 1} was just taken.")
             seats[chosen] = _Seat(chosen, PERSON, label, codes.token_hash(token), visitor, now)
             play = self._play(tx, row)
@@ -654,8 +590,7 @@ class Authority:
         token = codes.new_token()
         with self.store.transaction() as tx:
             row = self._find_code(tx, code, visitor)
-            tx.execute("INSERT INTO tg_watchers (token_hash, table_id, visitor, seen) VALUES (?, ?, ?, ?)",
-                       (codes.token_hash(token), row.id, visitor, self.clock()))
+            q.add_watcher(tx, codes.token_hash(token), row.id, visitor, self.clock())
         return Ticket(row.id, codes.shown_code(row.code), token, None)
 
     def open_tables(self, game: str | None = None) -> list[TableSummary]:
@@ -664,8 +599,7 @@ class Authority:
             _game_type(game)
         now = self.clock()
         with self.store.transaction() as tx:
-            rows = tx.execute(f"SELECT {TABLE_COLUMNS} FROM tg_tables WHERE status = ? ORDER BY created DESC",
-                              (WAITING,)).fetchall()
+            rows = q.tables_with_status(tx, WAITING)
             found = [(r, self._seats(tx, r.id)) for r in map(_Row.from_db, rows) if game in (None, r.game)]
         out = []
         for r, seats in found[:100]:
@@ -701,8 +635,7 @@ class Authority:
         """Every table as a spectator sees it (newest first), for the teacher."""
         self._check_teacher(teacher_code, _visitor(visitor))
         with self.store.transaction() as tx:
-            rows = [_Row.from_db(r) for r in tx.execute(
-                f"SELECT {TABLE_COLUMNS} FROM tg_tables ORDER BY created DESC").fetchall()]
+            rows = [_Row.from_db(r) for r in q.every_table(tx)]
             found = [(r, self._seats(tx, r.id), self._play(tx, r)) for r in rows]
         return [self._view(r, seats, play, None) for r, seats, play in found]
 
@@ -752,8 +685,7 @@ class Authority:
             if s.token_hash and s.seen is not None and now - s.seen < self.limits.gone_after:
                 raise SeatTaken(f"Seat {seat + 1}'s player was here {now - s.seen:.0f} s ago; a seat goes to a bot "
                                 f"only after {self.limits.gone_after:.0f} s away.")
-            tx.execute("UPDATE tg_seats SET kind = ?, token_hash = NULL WHERE table_id = ? AND seat = ?",
-                       (bot, row.id, seat))
+            q.seat_to_bot(tx, row.id, seat, bot)
             seats[seat] = _Seat(seat, bot, s.label, None, s.visitor, s.seen)
             play = self._play(tx, row)
             row.version += 1
@@ -768,9 +700,8 @@ class Authority:
         """Delete every table, seat and log (the teacher's "reset everything"); how many tables went."""
         self._check_teacher(teacher_code, _visitor(visitor))
         with self.store.transaction() as tx:
-            ids = [r[0] for r in tx.execute("SELECT id FROM tg_tables").fetchall()]
-            for table in ("tg_moves", "tg_watchers", "tg_seats", "tg_tables"):
-                tx.execute(f"DELETE FROM {table}")
+            ids = q.table_ids(tx)
+            q.delete_everything(tx)
             for table_id in ids:
                 tx.notify(f"table:{table_id}", "reset")
             tx.notify(LOBBY, "reset")
@@ -783,9 +714,7 @@ class Authority:
     def log_of(self, table_id: str) -> list[str]:
         """The table's log in notation, oldest first (for replay checks; the authority's own record)."""
         with self.store.transaction() as tx:
-            rows = tx.execute("SELECT action FROM tg_moves WHERE table_id = ? ORDER BY version",
-                              (str(table_id),)).fetchall()
-        return [r[0] for r in rows]
+            return q.log_actions(tx, str(table_id))
 
     def state_of(self, table_id: str) -> Any:
         """The authority's full state of a table (tests and the teacher; never sent to a page)."""
