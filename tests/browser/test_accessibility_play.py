@@ -31,16 +31,30 @@ OUTLINE_JS = """
 """
 
 
-def board_rows(page) -> list[list[str]]:
-    """The board table as rows of cells (row heading first), read as a screen reader reads the table."""
-    table = page.get_by_role("table", name=re.compile(r"^The board"))
-    text = table.inner_text()
-    return [line.split("\t") for line in text.split("\n")[1:] if line.strip()]
+SNAPSHOT_JS = """
+() => { const one = (s) => { const e = document.querySelector(s); return e ? e.innerText : ''; };
+  const board = Array.from(document.querySelectorAll('table')).find(t => t.caption
+    && t.caption.textContent.trim().startsWith('The board'));
+  return {spoken: one('.treegames-announcer [aria-live=polite]'), panel: one('.treegames-move-panel'),
+          board: board ? board.innerText : '', message: one('.treegames-message'),
+          box: document.querySelector('.treegames-move-box input').value,
+          in_box: document.activeElement.closest('.treegames-move-box') !== null}; }
+"""
+"""What a screen-reader user has at hand, read in one call: the live region, the move panel, the board's
+table (as its rows of cells read), the message line, the move box and whether it has the focus."""
+
+AFTER_MOVE_JS = """
+(before) => { const one = (s) => { const e = document.querySelector(s); return e ? e.innerText : ''; };
+  return one('.treegames-announcer [aria-live=polite]') !== before
+    && document.querySelector('.treegames-move-box input').value === ''
+    && (/legal moves? now/.test(one('.treegames-move-panel')) || /game has ended/.test(one('.treegames-announcer'))); }
+"""
+"""A typed move was played: new words in the live region, the box emptied, and a person is to move or the game is over."""
 
 
-def pick_move(page) -> str:
-    """A legal move read from the board's words: the first hex the mover may use, else end the turn."""
-    rows = board_rows(page)
+def pick_move(board: str) -> str:
+    """A legal move read from the board's table (its text as read): the first hex the mover may use, else end the turn."""
+    rows = [line.split("\t") for line in board.split("\n")[1:] if line.strip()]
     columns = rows[0]
     for row in rows[1:]:
         for heading, cell in zip(columns[1:], row[1:], strict=False):
@@ -125,37 +139,31 @@ def test_a_whole_aspens_game_by_keyboard_and_the_accessibility_tree(browser, voi
         box = page.get_by_label("Your move")
         step = page.get_by_role("button", name=re.compile(r"^\W*Step\s*$"))
         played = 0
+        moved = False
         for _ in range(400):
-            if "game has ended" in spoken(page):
+            snap = page.evaluate(SNAPSHOT_JS)
+            if moved:
+                assert snap["in_box"], "focus stays in the move box after a move (and the bot's answer)"
+            if "game has ended" in snap["spoken"]:
                 break
-            panel = page.locator(".treegames-move-panel").inner_text()
-            if not re.search(r"legal moves? now", panel):
-                step_by_keyboard(page, step, spoken(page))  # roll the dice (the bot then answers by itself)
+            if not re.search(r"legal moves? now", snap["panel"]):
+                step_by_keyboard(page, step, snap["spoken"])  # roll the dice (the bot then answers by itself)
+                moved = False
                 continue
-            move = pick_move(page)
-            before = spoken(page)
+            move = pick_move(snap["board"])
             box.focus()
             page.keyboard.type(move)
             page.keyboard.press("Enter")
             try:
-                wait_change(page, before)
-            except Exception as err:
-                raise AssertionError(f"{move!r}: {page.locator('.treegames-message').inner_text()}") from err
-            played += 1
+                page.wait_for_function(AFTER_MOVE_JS, arg=snap["spoken"], timeout=WAIT_MS)
+            except Exception as err:  # say what the page holds instead
+                now = page.evaluate(SNAPSHOT_JS)
+                raise AssertionError(f"typed {move!r}; the box holds {now['box']!r}; message: {now['message']!r}; "
+                                     f"spoken: {now['spoken']!r}") from err
+            played, moved = played + 1, True
             if played == 1:
                 log = page.get_by_label("Event log").inner_text().replace("\xa0", " ")
                 assert f"Aspen seeds a starting tree on {move.split()[1]}" in log, "a typed move is logged as if clicked"
-            assert page.evaluate("() => document.activeElement.closest('.treegames-move-box') !== null"), \
-                "focus stays in the move box after a move"
-            try:
-                page.wait_for_function("() => document.querySelector('.treegames-move-box input').value === ''",
-                                       timeout=WAIT_MS)  # the played move leaves the box
-            except Exception as err:  # say what the box holds instead (seen once under load, cause not yet known)
-                held = page.evaluate("() => document.querySelector('.treegames-move-box input').value")
-                raise AssertionError(f"typed {move!r}; the box still holds {held!r}; message: "
-                                     f"{page.locator('.treegames-message').inner_text()!r}; "
-                                     f"spoken: {spoken(page)!r}") from err
-            wait_for_person_or_end(page)
         final = spoken(page)
         assert "game has ended" in final, final
         assert played >= 10

@@ -208,8 +208,9 @@ class GameDashboard(GameHooks, AutoPlay, KeyboardPlay, PageWords, SavedGames, wi
         safety.observe(self.tabs, self._on_tab, names="selected_index", report=report)
         self.hint_panel = HintPanel(self)  # the coach's Hint (ui/hint.py)
         self.review_panel = ReviewPanel(self)  # the coach's Review of a finished game (ui/review.py)
-        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, self.settings, self.hint_panel,
-                                   self.review_panel, self.message,
+        self.coach = widgets.VBox([self.hint_panel, self.review_panel], layout=widgets.Layout(max_width="100%"))
+        self.coach.add_class("treegames-coach")  # the coach in one place: Hint, Think longer and (after the game) Review
+        self.right = widgets.VBox([*self.side_widgets(), self.scores, buttons, self.settings, self.coach, self.message,
                                    self.explanation,
                                    self.tabs])
         self.right.add_class("treegames-side")

@@ -14,7 +14,7 @@ outlines on it the move played (a wide outer ring) and the coach's choice (the
 Hint outline), with the full sentence under the list.
 
 Review needs a finished game of the page's own (not a shared table).  Before the
-end the button is off and says why, and R only says why.  Undo, a new game or an
+end its buttons are not shown (the page stays calm), and R only says why.  Undo, a new game or an
 opened file (any change to the game itself, not Back / Forward / a jump) cancels a
 running review and clears its rows: they belong to the game they were made for.
 """
@@ -103,8 +103,10 @@ class ReviewPanel(JobPanel):
         safety.observe(self.moves, self._on_pick, report=self.report)
         self._busy = False  # True while the list's options are being replaced (no jump)
         row = widgets.HBox([self.review_button, self.cancel_button, self.progress, self.progress_words],
-                           layout=widgets.Layout(flex_flow="row wrap", max_width="100%", align_items="center"))
+                           layout=widgets.Layout(flex_flow="row wrap", max_width="100%", align_items="center",
+                                                 display="none"))
         row.add_class("treegames-buttons")
+        self.row = row  # shown once a review can be made (or one is listed): the page stays calm until then
         style = widgets.HTML(f"<style>{CSS}</style>", layout=widgets.Layout(height="0px"))
         self.children = [row, self.note, self.summary, self.turning, self.caption, self.moves, self.detail, style]
         self.add_class("treegames-review")
@@ -196,6 +198,7 @@ class ReviewPanel(JobPanel):
         reason = self.why_not()
         self.review_button.disabled = reason is not None
         self.review_button.tooltip = reason or TOOLTIP
+        self.row.layout.display = None if reason is None or self.review is not None else "none"
 
     # ------------------------------------------------------------ following the dashboard
 

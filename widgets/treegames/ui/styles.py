@@ -59,6 +59,7 @@ LAYOUT_CSS = """
 .treegames-row{display:flex;flex-flow:row wrap!important;align-items:flex-start;gap:8px 14px;max-width:100%}
 .treegames-column{flex:0 1 auto!important;min-width:0!important;max-width:100%!important}
 .treegames-side{flex:1 1 330px!important;min-width:0!important;max-width:580px!important}
+.treegames-coach{border-left:3px solid #D0D0D0;padding-left:6px;margin:2px 0}
 .treegames-buttons{display:flex;flex-flow:row wrap!important;gap:4px;max-width:100%}
 .treegames-buttons .jupyter-button,.treegames-buttons .widget-toggle-button{width:auto!important;
   min-width:max-content!important;margin:0!important;padding:0 10px!important;overflow:visible!important}
