@@ -62,9 +62,9 @@ def no_sideways_scroll(page, width: int) -> None:
 def test_review_by_keyboard_on_a_phone_then_a_click_at_1280_shows_the_board_before_a_move(browser, voila, tmp_path):
     with harness.loaded_dashboard(browser, voila, PATH, viewport={"width": 420, "height": 900}) as (page, _s,
                                                                                                   errors):
-        assert review_button(page).is_disabled()  # the game has only begun
+        assert page.locator(".treegames-review .treegames-buttons").is_hidden()  # the game has only begun: no Review yet
         open_finished_game(page, tmp_path)
-        assert review_button(page).is_enabled()
+        assert review_button(page).is_visible() and review_button(page).is_enabled()
         page.locator("canvas.treegames-board-canvas").focus()
         page.keyboard.press("r")
         wait_for_review(page)

@@ -56,6 +56,7 @@ def test_before_the_end_review_is_off_and_says_why_and_r_starts_nothing():
     w = BoskPlay(seed=1)
     panel = w.review_panel
     assert panel.review_button.disabled and panel.review_button.tooltip == NOT_OVER
+    assert panel.row.layout.display == "none", "no Review buttons before the end: the page stays calm"
     assert not panel.start() and NOT_OVER in panel.note.value
     panel.note.value = ""
     w.key("r")
@@ -67,7 +68,7 @@ def test_before_the_end_review_is_off_and_says_why_and_r_starts_nothing():
 def test_a_finished_game_is_reviewed_move_by_move_with_its_turning_points_marked_in_words(page):
     w = finished(page)
     panel = w.review_panel
-    assert not panel.review_button.disabled
+    assert not panel.review_button.disabled and panel.row.layout.display is None, "shown once a review can be made"
     assert panel.start() and panel.wait(harness.DEADLINE)
     review = panel.review
     assert panel.status is ReviewStatus.DONE and review.finished and review.rows
