@@ -79,16 +79,32 @@ def wait_change(page, before: str, timeout: float = WAIT_MS) -> None:
 def step_by_keyboard(page, step, said: str) -> None:
     """Press Enter on Step, then wait until the live region says something new or a person is to move.
 
-    The move panel and the live region are separate widgets, so the page may show the live region's
-    newest words a moment before the panel lists the person's moves.  A Step pressed in that moment is
-    answered with "your move" (not a new moment), so the wait also ends once the panel lists the moves.
+    A Step pressed while a person is to move only says "your move" (no new moment), so the wait also ends once
+    the move panel lists the person's moves.  If nothing changes, the failure says what the page shows and,
+    from the kernel's answer to Back, where the kernel's game really is (how a page that missed the changes
+    made before it connected was found: it showed step 10 of 10 while the kernel was at 11).
     """
     step.focus()
+    focused = page.evaluate("() => (document.activeElement.textContent || '').trim()")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        "(b) => { const e = document.querySelector('.treegames-announcer [aria-live=polite]');"
-        " const t = document.querySelector('.treegames-move-panel').innerText;"
-        " return (e && e.innerText !== b) || /legal moves? now/.test(t); }", arg=said, timeout=WAIT_MS)
+    try:
+        page.wait_for_function(
+            "(b) => { const e = document.querySelector('.treegames-announcer [aria-live=polite]');"
+            " const t = document.querySelector('.treegames-move-panel').innerText;"
+            " return (e && e.innerText !== b) || /legal moves? now/.test(t); }", arg=said, timeout=WAIT_MS)
+    except Exception as err:  # say what the page shows, and where the kernel is
+        now = page.evaluate(SNAPSHOT_JS)
+        harness.screenshot(page, "step-by-keyboard-timeout")
+        side = page.locator(".treegames-side").inner_text()
+        page.get_by_role("button", name=re.compile(r"^\W*Back\s*$")).click()
+        try:
+            page.wait_for_function("(p) => document.querySelector('.treegames-side').innerText !== p", arg=side,
+                                   timeout=15_000)
+            kernel = re.findall(r"Step \d+ of \d+", page.locator(".treegames-side").inner_text())
+        except Exception:  # noqa: BLE001 - a diagnosis only
+            kernel = "no answer to Back in 15 s"
+        raise AssertionError(f"Enter on {focused!r} changed nothing: spoken {now['spoken']!r}; panel {now['panel']!r}; "
+                             f"message {now['message']!r}; after Back the page shows {kernel}") from err
     wait_for_person_or_end(page)
 
 

@@ -560,3 +560,24 @@ def test_the_walkthrough_steps_by_keyboard_and_offers_its_picture():
     walk.key("Home")
     walk.key("ArrowLeft")
     assert walk.index == 0
+
+
+def test_a_page_that_connects_late_is_sent_every_widgets_state_including_changes_made_before(monkeypatch):
+    """Voila renders the widgets as they were when the notebook ran; what changed before the page listened (bots
+    auto-playing at load) reaches it when its board canvas says it is ready (seen once: a page stuck at step 10 of 11)."""
+    import ipywidgets
+
+    from treegames.ui.mighty_trees.play import MightyTreesPlay
+
+    w = MightyTreesPlay(seed=1, seats=("human", "greedy"))
+    w.run_auto()  # the bots' moves at load, made before any page listened
+    sent: list = []
+    monkeypatch.setattr(ipywidgets.Widget, "send_state", lambda self, key=None: sent.append(self))
+    frames = w.board_view.frames
+    client_event(w.board_view.canvas, {"event": "client_ready"})
+    ids = {id(x) for x in sent}
+    for part in (w.announcer.widget, w.message, w.auto_button, w.step_button, w.event_log, w.position,
+                 w.move_box.box, w.review_panel.row.layout, w.hint_panel.hint_button):
+        assert id(part) in ids, f"{type(part).__name__} was not sent again"
+    assert not any(type(x).__module__.startswith("ipycanvas") for x in sent), "pictures come from the redraw"
+    assert w.board_view.frames == frames + 1, "the board is drawn again for the page too"

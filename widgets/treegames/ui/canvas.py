@@ -213,6 +213,10 @@ class SceneCanvas:
         if draw_now:
             self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
 
+    def on_connect(self, fn: Callable[[], object]) -> None:
+        """Call ``fn()`` (guarded) each time a page's view of this canvas is ready (a page has connected)."""
+        self.canvas.on_client_ready(guarded(lambda: fn(), report=self.report))
+
     def redraw(self) -> Scene:
         """Compute the scene now and send it; return it (tests look at it)."""
         scene = self.make_scene()

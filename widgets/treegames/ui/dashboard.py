@@ -104,6 +104,7 @@ class GameDashboard(GameHooks, AutoPlay, KeyboardPlay, PageWords, SavedGames, wi
         self.board_view.canvas.add_class("treegames-board-canvas")
         self.board_view.on_click(self.click)
         self.board_view.on_key(self.key)
+        self.board_view.on_connect(self.resend_page)  # after the board's own redraw for the connecting page
         self._build(seed, seats, options or {}, answer, speed)
         self.parts = [self._redraw_board, self._show_words, self._update_buttons, self._update_log,
                       self._update_save, self._update_access, self.hint_panel.follow, self.review_panel.follow, *self.extra_parts()]
@@ -358,6 +359,10 @@ class GameDashboard(GameHooks, AutoPlay, KeyboardPlay, PageWords, SavedGames, wi
             self.say("Play continued from an earlier moment: the later moves were dropped.")
 
     # ------------------------------------------------------------ showing
+
+    def resend_page(self) -> int:
+        """A page connected: send it every widget's whole state, including changes made before it listened."""
+        return safety.resend_state(self)
 
     def report_failure(self, text: str) -> None:
         """Show a friendly failure sentence (safety.guarded calls this)."""

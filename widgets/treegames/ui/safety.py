@@ -117,18 +117,39 @@ def _callbacks_of(widget) -> Iterable[tuple[str, Callable]]:
     yield from event_callbacks(widget)
 
 
-def unguarded_callbacks(root) -> list[str]:
-    """Descriptions of every callback under ``root`` (a widget tree) that is not guarded; empty is good."""
-    found, seen, todo = [], set(), [root]
+def widget_tree(root) -> Iterable:
+    """Every widget under ``root``: its children, theirs, and the widgets a view keeps outside its children."""
+    seen, todo = set(), [root]
     while todo:
         widget = todo.pop()
         if id(widget) in seen:
             continue
         seen.add(id(widget))
-        for kind, cb in _callbacks_of(widget):
-            if not is_guarded(cb):
-                found.append(f"{type(widget).__name__} {kind}: {getattr(cb, '__qualname__', cb)}")
+        yield widget
         todo.extend(getattr(widget, "children", ()) or ())
-        for extra in getattr(widget, "kit_widgets", ()):  # widgets a view keeps outside its children
-            todo.append(extra)
-    return found
+        todo.extend(getattr(widget, "kit_widgets", ()))  # widgets a view keeps outside its children
+
+
+def unguarded_callbacks(root) -> list[str]:
+    """Descriptions of every callback under ``root`` (a widget tree) that is not guarded; empty is good."""
+    return [f"{type(widget).__name__} {kind}: {getattr(cb, '__qualname__', cb)}"
+            for widget in widget_tree(root) for kind, cb in _callbacks_of(widget) if not is_guarded(cb)]
+
+
+def resend_state(root) -> int:
+    """Send the whole state of every widget under ``root`` (and of its layout) again; how many were sent.
+
+    For a page that connected late: Voila renders the widgets as they were when the notebook had run, and a
+    change made before the page listened (an auto-run of the bots at load, a background thread) never reaches
+    it, so the page would show an older moment until the next change.  Canvases are left out: their pictures
+    are sent again by their own redraw on connect.
+    """
+    sent = 0
+    for widget in widget_tree(root):
+        if type(widget).__module__.startswith("ipycanvas"):
+            continue
+        for part in (widget, getattr(widget, "layout", None)):
+            if part is not None and getattr(part, "comm", None) is not None:
+                part.send_state()
+                sent += 1
+    return sent
