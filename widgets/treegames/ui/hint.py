@@ -29,7 +29,6 @@ At a table without hints the button stays in its place, marked off, and says why
 
 from __future__ import annotations
 
-import logging
 import random
 from enum import StrEnum
 from typing import Any
@@ -44,8 +43,6 @@ from .scene import Polygons, Scene, as_points
 from .text import escape, plural
 
 __all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "HINT_TREES", "TOP_MOVES", "HINT_OFF"]
-
-log = logging.getLogger(__name__)
 
 HINT_BUDGET = Budget(iterations=400, seconds=10.0)
 """What one press of Hint spends: 400 playouts, or 10 seconds if that comes first."""

@@ -21,7 +21,6 @@ running review and clears its rows: they belong to the game they were made for.
 
 from __future__ import annotations
 
-import logging
 import random
 from enum import StrEnum
 from typing import Any
@@ -35,8 +34,6 @@ from .scene import Polygons, Scene, as_points
 from .text import escape
 
 __all__ = ["ReviewPanel", "ReviewStatus", "TURNING_MARK", "LIST_ROWS"]
-
-log = logging.getLogger(__name__)
 
 RING_GAP = 9.0
 """How far (canvas pixels) the ring round the move played lies outside the place's outline."""
