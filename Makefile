@@ -16,7 +16,7 @@ HOST ?= 127.0.0.1
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve serve-env test test-quick lint bench venv chromium postgres hub-proxy pictures clean
+.PHONY: serve serve-env test test-quick lint bench venv chromium postgres hub-proxy binder-env pictures clean
 
 venv: $(STAMP)
 
@@ -59,6 +59,10 @@ postgres:
 
 hub-proxy: $(CHP)
 
+# The Binder test's environment, built from binder/requirements.txt alone (cached under artifacts/ by the pins).
+binder-env: venv
+	@$(BIN)/python tests/binder_env.py
+
 $(CHP):
 	@if ! command -v npm >/dev/null; then \
 		if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
@@ -85,7 +89,7 @@ PYTEST := $(BIN)/python -m pytest -p no:cacheprovider
 PARALLEL ?= -n auto --dist loadgroup --no-loadscope-reorder
 QUICK := not browser and not server and not postgres and not machine and not slow
 
-test: venv chromium postgres hub-proxy lint
+test: venv chromium postgres hub-proxy binder-env lint
 	@$(PYTEST) tests notebooks --nbval-lax $(PARALLEL) -m "not machine" --durations=25; parallel=$$?; \
 	$(PYTEST) tests -m machine --durations=5; alone=$$?; \
 	test $$parallel -eq 0 -a $$alone -eq 0

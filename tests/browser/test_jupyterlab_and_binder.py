@@ -6,12 +6,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
+import binder_env
 import harness
 
 WAIT_MS = harness.WAIT_MS
@@ -41,19 +41,10 @@ def test_notebook_runs_in_jupyterlab_and_draws(browser, tmp_path):
 
 
 def binder_environment() -> tuple[str, dict]:
-    """A virtual environment built from binder/ alone (requirements.txt, then postBuild): a stand-in Binder build.
-
-    Cached under artifacts/ by the hash of the pins; postBuild runs every time so the package is current.
-    """
-    pins = (harness.ROOT / "binder" / "requirements.txt").read_bytes()
-    home = harness.ARTIFACTS / f"binder-env-{harness.digest(pins)}"
+    """The Binder stand-in environment (binder/requirements.txt alone; built by ``make test``'s set-up, see
+    tests/binder_env.py), with ``binder/postBuild`` run in it now so that the package is current."""
+    home = binder_env.build()  # already there after `make test`'s set-up: only a bare pytest run builds it here
     python = home / "bin" / "python"
-    if not (home / ".built").exists():
-        shutil.rmtree(home, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
-                       cwd=harness.ROOT, check=True)
-        (home / ".built").touch()
     env = dict(os.environ, PATH=f"{home / 'bin'}:{os.environ['PATH']}", VIRTUAL_ENV=str(home),
                JUPYTER_CONFIG_DIR=str(home / "jupyter-config"))  # postBuild writes there, not in ~/.jupyter
     subprocess.run(["bash", "binder/postBuild"], cwd=harness.ROOT, env=env, check=True,
