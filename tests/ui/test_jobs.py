@@ -6,13 +6,14 @@ import logging
 import random
 import threading
 
+import ipywidgets as widgets
 import pytest
 
 from treegames import core
 from treegames.search import ParallelSearch, Review
 from treegames.ui.aspens.play import AspensPlay
 from treegames.ui.hint import HintPanel, HintState
-from treegames.ui.jobs import JobPanel
+from treegames.ui.jobs import JobPanel, restart_progress
 from treegames.ui.review import ReviewPanel, ReviewStatus
 
 
@@ -119,3 +120,12 @@ def test_a_failing_coach_says_so_in_its_panel_and_the_page_goes_on(monkeypatch, 
         panel, words = page.review_panel, "could not review this game"
     assert words in panel.note.value and not panel.is_busy() and panel.cancel_button.disabled
     page.step()  # a click after the failure is answered, not raised
+
+
+def test_a_restarted_progress_bar_empties_in_one_message_so_no_stale_fraction_shows(monkeypatch):
+    bar = widgets.IntProgress(value=600, max=600)
+    sent = []
+    monkeypatch.setattr(bar, "send_state", lambda key=None: sent.append(set(key or ())))
+    restart_progress(bar, 4000)
+    assert (bar.value, bar.max) == (0, 4000)
+    assert sent == [{"value", "max"}], "one message: the page never sees 600 of 4000"

@@ -20,9 +20,20 @@ import ipywidgets as widgets
 from . import safety
 from .text import escape
 
-__all__ = ["JobPanel"]
+__all__ = ["JobPanel", "restart_progress"]
 
 log = logging.getLogger(__name__)
+
+
+def restart_progress(bar: widgets.Widget, total: float) -> None:
+    """Empty a progress bar for a new job of ``total`` steps, in one message to the page.
+
+    Setting ``max`` and then ``value`` one by one drew the old count over the new total for a moment (a full
+    bar of 600 games showed 15% of 4000 before it emptied), which reads as progress that was never made.
+    """
+    with bar.hold_sync():
+        bar.value = 0
+        bar.max = total
 
 
 class JobPanel(widgets.VBox):

@@ -31,6 +31,7 @@ from ...bosk.scoring import (
 )
 from ...lab.stats import share
 from .. import safety, styles
+from ..jobs import restart_progress
 from ..text import percent_text
 from .scene import PLAYER_COLOURS, PLAYER_SYMBOLS
 
@@ -449,7 +450,7 @@ class Experiment(widgets.VBox):
         if n != self.games.value:
             self.games.value = n
         self.run_button.disabled = True
-        self.progress.max, self.progress.value = n, 0
+        restart_progress(self.progress, n)
         try:
             every = max(1, n // 20)
             self.tally = run_experiment(self.players.value, n, self.bots.value,

@@ -21,6 +21,7 @@ from ...lab import Results, RunState, Tally, TournamentRun, TournamentSpec, stat
 from .. import palette, safety, styles
 from ..canvas import SceneCanvas
 from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
+from ..jobs import restart_progress
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD, first_mover_text, p_is, p_text
@@ -173,7 +174,7 @@ class IntervalLadder(widgets.VBox):
             return self.run
         for button in self.buttons:
             button.disabled = True
-        self.progress.max, self.progress.value = games, 0
+        restart_progress(self.progress, games)
         started = time.monotonic()
 
         def progress(done: int, total: int) -> None:
@@ -489,7 +490,7 @@ class RuleComparison(widgets.VBox):
         round_ = self.rounds
         self.rounds += 1
         queue = [v for v, _ in self.rules]
-        self.progress.max, self.progress.value = games * len(queue), 0
+        restart_progress(self.progress, games * len(queue))
         started = time.monotonic()
         finished = threading.Event()
 

@@ -20,6 +20,7 @@ from ... import lab
 from ...lab import RunState, SpecError, TournamentRun, TournamentSpec
 from .. import palette, safety, saving, styles
 from ..canvas import SceneCanvas
+from ..jobs import restart_progress
 from . import charts, table
 
 __all__ = ["TournamentLab", "REDRAW_EVERY"]
@@ -223,7 +224,7 @@ class TournamentLab(widgets.VBox):
         self.saved.value = ""
         self.game_number.max = spec.games
         self.run = TournamentRun(spec, workers=self.workers, progress=self._on_progress)
-        self.progress.max, self.progress.value = spec.games, 0
+        restart_progress(self.progress, spec.games)
         self.progress.bar_style = ""
         self.run_button.disabled, self.cancel_button.disabled = True, False
         self._set_margin_views(spec)
