@@ -12,7 +12,9 @@ NODE_PREFIX := $(VENV)/node
 CHP := $(NODE_PREFIX)/node_modules/.bin/configurable-http-proxy
 PORT ?= 8866
 HOST ?= 127.0.0.1
-# More launcher options, e.g. SERVE_ARGS="--pool bosk/play.ipynb=4" (preheated kernels for today's page).
+# Kernels made ready for today's class before it arrives, e.g. CLASS="bosk/play.ipynb=30" (space-separated).
+CLASS ?=
+# More options for `treegames serve`, e.g. SERVE_ARGS="--no-preheat" or SERVE_ARGS="--store postgresql://...".
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
@@ -77,8 +79,10 @@ $(CHP):
 
 # HOST=0.0.0.0 serves every network interface (the launcher prints what that exposes);
 # if PORT is taken the next free one is used and the real URL is printed.
+# A thin wrapper over the package's own command (`pip install treegames` then `treegames serve` does the same).
 serve: serve-env
-	$(SERVE_VENV)/bin/python -m treegames.serving notebooks --host=$(HOST) --port=$(PORT) $(SERVE_ARGS)
+	$(SERVE_VENV)/bin/treegames serve --notebooks notebooks --host=$(HOST) --port=$(PORT) \
+		$(foreach page,$(CLASS),--class=$(page)) $(SERVE_ARGS)
 
 lint: venv
 	$(BIN)/ruff check widgets tests benchmarks notebooks
@@ -108,4 +112,4 @@ pictures: venv chromium
 	else echo "tools/make_pictures.py is not there yet: nothing to do"; fi
 
 clean:
-	rm -rf $(VENV) artifacts .pytest_cache .hypothesis
+	rm -rf $(VENV) artifacts .pytest_cache .hypothesis build dist

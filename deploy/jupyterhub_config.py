@@ -15,7 +15,8 @@ Use it as it is (``jupyterhub -f deploy/jupyterhub_config.py``) or drop it into 
   idle for 30 minutes.
 
 Environment (all optional; the loopback test sets them):
-  TREEGAMES_NOTEBOOKS        folder of the dashboards every user's server serves (default /srv/treegames/notebooks)
+  TREEGAMES_NOTEBOOKS        folder of the dashboards every user's server serves (default: the ones installed
+                             with treegames, ``treegames.dashboards.notebooks_folder()``)
   TREEGAMES_HUB_URL          public URL the proxy listens on (default http://:8000)
   TREEGAMES_HUB_API_URL      the hub's internal API (default http://127.0.0.1:8081)
   TREEGAMES_PROXY_API_URL    configurable-http-proxy's API (default http://127.0.0.1:8001)
@@ -38,6 +39,7 @@ service asks the hub whose token it is, and binds each seat to that hub user.
 import os
 import sys
 
+from treegames.dashboards import notebooks_folder
 from treegames.serving.settings import jupyter_path, server_args
 
 c = get_config()  # noqa: F821 -- JupyterHub provides it
@@ -52,7 +54,7 @@ c.ConfigurableHTTPProxy.command = [env("TREEGAMES_PROXY", "configurable-http-pro
 
 # Each user's server: jupyter_server with Voila, the class-server settings, the landing dashboard first.
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-c.Spawner.notebook_dir = env("TREEGAMES_NOTEBOOKS", "/srv/treegames/notebooks")
+c.Spawner.notebook_dir = env("TREEGAMES_NOTEBOOKS") or str(notebooks_folder())
 c.Spawner.default_url = "/voila/render/index.ipynb"
 c.Spawner.args = server_args()
 # Where the page template is, and where every kernel finds the shared tables (it calls with its hub token).

@@ -1,6 +1,6 @@
 """Machine-wide worker slots: however many visitors run tournaments at once, at most one worker process per core.
 
-Each slot is a lock file in the temporary folder, held with ``flock`` by the
+Each slot is a lock file in the temporary folder, held with a file lock (:mod:`treegames.portable`) by the
 process that runs the tournament (a kernel) for as long as its workers run.  A
 lock held by a process that dies is released by the operating system, so a
 killed kernel never leaves a slot taken.  A tournament that finds no free slot
@@ -15,10 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows: no machine-wide limit there
-    fcntl = None
+from ..portable import LOCKS
 
 __all__ = ["SLOT_DIR", "slot_count", "acquire", "release"]
 
@@ -34,7 +31,7 @@ def slot_count() -> int:
 
 def acquire(wanted: int) -> list[IO]:
     """Take up to ``wanted`` free slots at once (never waiting); the open lock files held."""
-    if fcntl is None:
+    if LOCKS is None:
         return [None] * wanted  # type: ignore[list-item]
     SLOT_DIR.mkdir(parents=True, exist_ok=True)
     held: list[IO] = []
@@ -42,9 +39,7 @@ def acquire(wanted: int) -> list[IO]:
         if len(held) >= wanted:
             break
         handle = open(SLOT_DIR / f"slot-{index}", "a+")  # noqa: SIM115 - kept open while the slot is held
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not LOCKS.try_lock(handle):
             handle.close()
             continue
         held.append(handle)
@@ -57,6 +52,6 @@ def release(held: list[IO]) -> None:
         if handle is None:
             continue
         try:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            LOCKS.unlock(handle)
         finally:
             handle.close()
