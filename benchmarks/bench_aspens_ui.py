@@ -53,8 +53,13 @@ def python_frame_ms() -> float:
 
 def step_number(page) -> int:
     """The 'Step N of M' counter on the page."""
-    text = page.locator(".widget-html-content", has_text="of").filter(has_text="Step").first.inner_text()
-    return int(re.search(r"Step\s+(\d+)", text).group(1))
+    return page.evaluate(harness.STEP_JS)
+
+
+def open_settings_if_folded(page) -> None:
+    """Open the Play page's folded Settings (since issue 32); pages before it show the settings at once."""
+    if page.get_by_role("button", name=re.compile(r"^\W*Settings\s*$")).count():
+        harness.open_settings(page)
 
 
 def browser_figures() -> dict:
@@ -74,6 +79,7 @@ def browser_figures() -> dict:
             page = browser.new_page(viewport={"width": 1280, "height": 1150})
             harness.open_dashboard(page, server, PATH)
             # time Step -> redraw as before: the person presses Step for each bot move (no answering by itself)
+            open_settings_if_folded(page)
             page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
             harness.redraw_ms(page, "Step")  # first player: Aspen (seed 1)
             state = aspens.new_game().new_initial_state().apply(aspens.ChooseFirst(aspens.ASPEN))
@@ -86,7 +92,7 @@ def browser_figures() -> dict:
                 bot_seed = page.locator(".widget-select select option").last.inner_text().split()[-1].rstrip(".")
                 state = state.apply(state.parse_action(f"seed {bot_seed}"))
             page.get_by_role("tab", name="New game").click()
-            page.locator(".widget-dropdown", has_text="Aspen").locator("select").select_option(label="Bot (greedy)")
+            page.locator(".widget-dropdown", has_text="Aspen").locator("select").first.select_option(label="Bot (greedy)")
             page.get_by_role("button", name=re.compile(r"Start new game")).click()
             page.get_by_role("tab", name="Event log").click()
             for _ in range(8 if QUICK else 20):
