@@ -21,7 +21,6 @@ with the short unit tests, so that both workers finish together.
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import sys
@@ -170,28 +169,4 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             out.write(f"{time.strftime('%H:%M:%S')} {report.outcome} {report.when} {report.duration:.1f} {report.nodeid}\n")
 
 
-def _nbval_kernels_on_ipc() -> None:
-    """nbval's kernels talk over IPC sockets, not TCP ports: no port race with the servers' kernels beside them.
-
-    jupyter_client picks a kernel's TCP ports, releases them and lets the kernel bind them; with the
-    suite's servers starting kernels on both workers, another process can take a port in that window
-    and the kernel dies at start ("Kernel died before replying to kernel_info", jupyter_client #154).
-    """
-    try:
-        import nbval.kernel
-    except ImportError:
-        return
-    from jupyter_client.manager import KernelManager
-
-    class IpcKernelManager(KernelManager):
-        """A kernel manager on the ipc transport (socket files beside the connection file)."""
-
-        def __init__(self, **kwargs):
-            folder = tempfile.mkdtemp(prefix="treegames-nbval-ipc-")  # absolute: the kernel runs in the notebook's folder
-            atexit.register(shutil.rmtree, folder, True)
-            super().__init__(transport="ipc", ip=os.path.join(folder, "kernel"), **kwargs)
-
-    nbval.kernel.KernelManager = IpcKernelManager
-
-
-_nbval_kernels_on_ipc()
+import nbval_ipc  # noqa: E402,F401 - nbval's kernels on IPC sockets (tests/nbval_ipc.py)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import filecmp
 import io
+import os
+import subprocess
+import sys
 import types
 from pathlib import Path
 
@@ -189,3 +192,16 @@ def test_a_system_without_file_locks_says_so_and_the_lab_sets_no_limit(monkeypat
 def test_the_lab_slots_use_the_platform_locks():
     assert slots.LOCKS is portable.LOCKS
     assert "fcntl" in portable.lock_kind()
+
+
+@pytest.mark.slow
+def test_copied_notebooks_run_under_nbval_outside_the_repository(tmp_path):
+    """The landing page and a Play page, copied out of the repository, run cell by cell (nbval) where they are."""
+    target = dashboards.copy_notebooks(tmp_path / "lessons")
+    pages = [target / "index.ipynb", target / "aspens" / "play.ipynb"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "nbval_ipc", "-q",
+                           "--nbval-lax", "-o", "addopts=", "--rootdir", str(target), *map(str, pages)],
+                          cwd=target, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout[-1000:]
