@@ -14,6 +14,7 @@ from serve_helpers import KEY, TEACHER
 
 import harness
 from treegames.experiments.errors import NoSuchRound
+from treegames.service import wire
 from treegames.tables import client as tables_client
 from treegames.tables.errors import (
     BadRequest,
@@ -158,6 +159,15 @@ def test_a_long_poll_wakes_when_the_other_player_moves(live, monkeypatch):
     assert woken, "the poll did not answer before its timeout: the move did not wake it"
     woke = woken[0]
     assert woke.version > view.version and woke.log[-1]["version"] == woke.version
+
+
+def test_a_move_wakes_the_long_poll_at_once_not_at_its_next_look(live, monkeypatch):
+    """The move's change notice rings the waiting poll: with its periodic looks pushed past the test's deadline,
+    only the notice can answer it in time (before, a poll looked every 50 ms: up to 50 ms added to each move)."""
+    never = 10 * harness.DEADLINE * harness.DEADLINE_SCALE
+    monkeypatch.setattr(wire, "POLL_STEP", never)
+    monkeypatch.setattr(wire, "RECHECK", never)
+    test_a_long_poll_wakes_when_the_other_player_moves(live, monkeypatch)
 
 
 def test_thirty_long_polls_hold_no_thread_each_and_all_wake_on_one_move(live, monkeypatch):

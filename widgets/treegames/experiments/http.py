@@ -40,7 +40,7 @@ def _waiter(authority):
         async def check() -> bool:
             return await read(authority.version, code) != version
 
-        await wire.long_poll(moved, check, timeout)
+        await wire.long_poll(moved, check, timeout, authority.store.notices_)
         return await read(authority.snapshot, code)
 
     return wait

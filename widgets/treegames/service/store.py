@@ -119,6 +119,25 @@ class Notices:
         self._counts: dict[str, int] = {}
         self._cond = threading.Condition()
         self._epoch = 0
+        self._listeners: set[Callable[[], None]] = set()
+
+    def listen(self, wake: Callable[[], None]) -> Callable[[], None]:
+        """Call ``wake()`` (from whichever thread posts) after every notice; returns the call that stops it."""
+        with self._cond:
+            self._listeners.add(wake)
+        return lambda: self._forget(wake)
+
+    def _forget(self, wake: Callable[[], None]) -> None:
+        """Stop calling ``wake``."""
+        with self._cond:
+            self._listeners.discard(wake)
+
+    def _ring(self) -> None:
+        """Tell every listener that something changed (outside the lock: a listener may take its own)."""
+        with self._cond:
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
 
     def count(self, channel: str) -> int:
         """Notices seen on ``channel`` so far (plus wake-ups of everybody)."""
@@ -130,12 +149,14 @@ class Notices:
         with self._cond:
             self._counts[channel] = self._counts.get(channel, 0) + 1
             self._cond.notify_all()
+        self._ring()
 
     def wake_all(self) -> None:
         """Wake every waiter (notices may have been missed)."""
         with self._cond:
             self._epoch += 1
             self._cond.notify_all()
+        self._ring()
 
     def wait(self, channel: str, after: int, timeout: float) -> int:
         """Block until the count of ``channel`` passes ``after`` or ``timeout`` seconds; return the count."""

@@ -22,6 +22,7 @@ token as ``Authorization: token ...``) and raises each refusal again as the serv
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import inspect
 import json
@@ -117,25 +118,42 @@ async def read(fn: Callable, *args, **kwargs) -> Any:
     return await _on(_READS, fn, *args, **kwargs)
 
 
-async def long_poll(moved: Callable[[], bool], check: Callable[[], Awaitable[bool]], timeout: float) -> bool:
+async def long_poll(moved: Callable[[], bool], check: Callable[[], Awaitable[bool]], timeout: float,
+                    notices: Any = None) -> bool:
     """Wait on the event loop until ``moved()`` (cheap, in memory) or ``await check()`` (every RECHECK s) is true.
 
     ``check`` runs at once first (a change between reading and waiting is never missed), then every
-    ``RECHECK`` seconds; True if something changed, False at the timeout.
+    ``RECHECK`` seconds; True if something changed, False at the timeout.  With ``notices`` (the store's
+    :class:`~treegames.service.store.Notices`), a notice posted in this process wakes the poll at once;
+    without one, or for what posts no notice, ``moved()`` is looked at every ``POLL_STEP`` seconds.
     """
     deadline = time.monotonic() + max(0.0, timeout)
     checked = float("-inf")
-    while True:
-        now = time.monotonic()
-        if moved():
-            return True
-        if now - checked >= RECHECK:
-            checked = now
-            if await check():
+    rung = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def wake() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed (the server stopping): nobody to wake
+            loop.call_soon_threadsafe(rung.set)
+
+    stop = notices.listen(wake) if notices is not None else None
+    try:
+        while True:
+            now = time.monotonic()
+            if moved():
                 return True
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(min(POLL_STEP, max(0.0, deadline - time.monotonic())))
+            if now - checked >= RECHECK:
+                checked = now
+                if await check():
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            rung.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(rung.wait(), min(POLL_STEP, max(0.0, deadline - time.monotonic())))
+    finally:
+        if stop is not None:
+            stop()
 
 
 class RpcHandler(web.RequestHandler):

@@ -35,7 +35,7 @@ def _waiter(authority: Authority):
             return (await read(authority.view, token, visitor=visitor)).version != version
 
         await wire.long_poll(lambda: authority.store.notices(channel) != mark, check,
-                            min(max(0.0, float(timeout)), authority.limits.max_wait))
+                            min(max(0.0, float(timeout)), authority.limits.max_wait), authority.store.notices_)
         return await read(authority.view, token, visitor=visitor)
 
     return wait
