@@ -59,6 +59,8 @@ def browser_figures() -> dict:
             out["loads"] = harness.load_times(browser, server, PATH, 3 if QUICK else 6)
             page = browser.new_page(viewport={"width": 1280, "height": 1300})
             harness.open_dashboard(page, server, PATH)
+            if page.get_by_role("button", name=re.compile(r"^\W*Settings\s*$")).count():  # folded since issue 32
+                harness.open_settings(page)
             page.get_by_role("checkbox", name="Bots answer by themselves").uncheck()
             state, bot = replica()
             out["steps"].append(harness.redraw_ms(page, "Step"))  # the start player
@@ -75,7 +77,7 @@ def browser_figures() -> dict:
                 harness.wait_until_stable(page, quiet_ms=300)
                 state = state.apply(action)
             page.get_by_role("tab", name="New game").click()
-            page.locator(".widget-dropdown", has_text="Maple").locator("select").select_option(label="Bot (greedy)")
+            page.locator(".widget-dropdown", has_text="Maple").locator("select").first.select_option(label="Bot (greedy)")
             page.get_by_role("button", name=re.compile(r"Start new game")).click()
             page.get_by_role("tab", name="Event log").click()
             harness.wait_until_stable(page, quiet_ms=300)
