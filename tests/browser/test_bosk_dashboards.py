@@ -103,7 +103,9 @@ def test_a_crossing_then_a_value_grows_a_tree(play_page):
 def test_the_live_standings_tab_shows_the_tree(play_page):
     page, _, errors = play_page
     page.get_by_role("tab", name="Standings").click()
-    table = page.locator(".bosk-majority-table:visible", has_text="row 4").first
+    # the table's rows are widgets of their own, drawn as each arrives the first time the tab opens: wait for
+    # the whole table (a read of a half-drawn one, ending at row 5, was seen with one core held)
+    table = page.locator(".bosk-majority-table:visible", has_text="row 4").filter(has_text="column d").first
     table.wait_for(timeout=WAIT_MS)
     text = table.inner_text()
     assert "column d" in text and "alone" in text, "Maple's tree at d4 is alone on row 4 and column d"
