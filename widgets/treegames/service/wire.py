@@ -139,6 +139,7 @@ async def long_poll(moved: Callable[[], bool], check: Callable[[], Awaitable[boo
     stop = notices.listen(wake) if notices is not None else None
     try:
         while True:
+            rung.clear()  # before looking: a notice posted from here on wakes the wait below
             now = time.monotonic()
             if moved():
                 return True
@@ -148,7 +149,6 @@ async def long_poll(moved: Callable[[], bool], check: Callable[[], Awaitable[boo
                     return True
             if time.monotonic() >= deadline:
                 return False
-            rung.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rung.wait(), min(POLL_STEP, max(0.0, deadline - time.monotonic())))
     finally:
