@@ -218,7 +218,8 @@ def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
         comparison.get_by_text("Stopped").wait_for(timeout=WAIT_MS)
         counted = [int(row.split("\t")[1]) for row in table.inner_text().strip().split("\n")[1:]]
         assert counted[0] > 300 and counted[1] >= 300, counted
-        assert comparison.get_by_role("button", name="Play 2000 more games").is_enabled()
+        again = comparison.get_by_role("button", name="Play 2000 more games")
+        harness.wait_until(again.is_enabled, pause=harness.on_page(page), what="Play 2000 more games usable again")
         assert colour_count(page, rules, palette.ORANGE) > 20
         page.get_by_role("button", name="Show answer").first.click()
         page.wait_for_function("() => document.querySelector('.treegames-answer').innerText.includes('has chance')",

@@ -512,6 +512,7 @@ class RuleComparison(widgets.VBox):
                     next_rule()
                     return
                 self._show(time.monotonic() - started)
+                self.button.disabled, self.cancel_button.disabled = False, True  # usable before the words say so
                 if run.state is RunState.CANCELLED:
                     self.status.value = ("<span>Stopped: the games played before Cancel are counted (the two "
                                          "rules may now have different numbers of games).</span>")
