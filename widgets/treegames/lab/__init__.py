@@ -5,6 +5,8 @@
   (:func:`play_game`, :func:`saved_game`);
 * :mod:`.runner` -- :class:`TournamentRun`: in the background, with progress, cancel and
   worker processes;
+* :mod:`.sprt` -- the sequential probability ratio test (:class:`Sprt`) on blocks of seat-rotated games;
+* :mod:`.sequential` -- :class:`SequentialMatch`: a tournament that stops as soon as its SPRT decides;
 * :mod:`.results` -- :class:`Results`: win/tie/loss per bot (one outcome per game), per seat and
   for the first mover, the first-mover test its design allows, seat tests with Holm's adjustment,
   score margins, game lengths, the paired comparison, CSV export.
@@ -28,6 +30,8 @@ from .results import (
     summary_csv,
 )
 from .runner import MAX_WORKERS, PROCESS_THRESHOLD, RunState, TournamentRun, default_workers, run_tournament
+from .sequential import SequentialMatch, SprtStatus, run_sequential, simulate
+from .sprt import Decision, Sprt, SprtError
 from .stats import (
     Share,
     binomial_pmf,
@@ -61,6 +65,7 @@ __all__ = [
     "MAX_WORKERS", "PROCESS_THRESHOLD", "RunState", "TournamentRun", "default_workers", "run_tournament",
     "Share", "binomial_pmf", "binomial_test", "fisher_exact", "holm", "normal_test", "optional_stopping", "share",
     "sign_test", "two_proportion_test", "wilson_interval",
+    "SequentialMatch", "SprtStatus", "run_sequential", "simulate", "Decision", "Sprt", "SprtError",
     "MAX_GAMES", "GameRecord", "Outcome", "SpecError", "TournamentSpec", "bot_names", "game_types",
     "play_game", "play_games", "saved_game", "seat_names", "shared_chance",
 ]

@@ -159,6 +159,10 @@ class TournamentRun:
             self._thread.join(timeout)
         return self.state not in (RunState.READY, RunState.RUNNING)
 
+    def stop(self) -> None:
+        """Ask the run to stop after the chunks under way, without waiting (safe from the progress callback)."""
+        self._cancel.set()
+
     def cancel(self, timeout: float = 10.0) -> None:
         """Stop the run, its worker processes included, and wait until they are gone."""
         self._cancel.set()
