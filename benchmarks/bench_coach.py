@@ -1,19 +1,24 @@
 """Coach benchmark: a strength ladder per game, coach-medium's time per move, random v greedy playouts.
 
-Run as ``python benchmarks/bench_coach.py`` (what ``make bench`` runs: coach-easy and coach-medium,
-20 games per match-up, under an hour on 2 cores), ``--full`` (the issue's ladder: every level, 200
-games per match-up; many hours, since coach-hard plays hundreds of playouts per move), ``--quick``
+Run as ``python benchmarks/bench_coach.py`` (what ``make bench`` runs: the timings, then an SPRT
+ladder of coach-medium against GreedyBot only, each match at most 6 minutes: about half an hour on
+2 cores), ``--full`` (the issue's ladder: every level against GreedyBot and against the level below,
+each SPRT match at most 40 minutes; hours in all), ``--quick``
 (a few games, minutes), or choose ``--games N``, ``--levels`` and ``--only GAME``.
 
 * **Against random play** -- per game, each level against RandomBot in seat-rotated
   batches, a sequential test that stops once the wins say p < 0.05 (one-sided, exact):
   the check that would have caught the coach losing to random play in Aspens.
 * **Ladder** -- per game (2 players; Bosk also 4): each coach level against
-  GreedyBot, and each level against the one below, over seat-rotated lab
-  tournaments (:class:`treegames.lab.TournamentSpec`, so 200 games or more are
-  played by the lab's worker processes).  Each line gives the first bot's wins,
-  ties and losses and its win share with the 95% Wilson interval; at 4 players the
-  fair share is 25%.
+  GreedyBot, and each level against the one below, as SPRT matches
+  (:class:`treegames.lab.SequentialMatch`): seat-rotated blocks with one seed each,
+  H0 at the fair share (50%, or 25% with four players) against H1 five points above,
+  alpha = beta = 0.05, stopped as soon as the test decides, at the cap of games
+  (``--cap``, at most the lab's 200 for a coach) or at ``--minutes`` of wall time
+  (40 by default, the issue's limit for 2 workers).  Each line gives the decision,
+  the LLR with its bounds, the games it took and the mean score per game with its
+  95% interval.  ``--fixed`` plays the old fixed-size ladder (``--games`` each)
+  with Wilson intervals instead.
 * **Time per move** -- coach-medium's wall time per decision over positions from
   GreedyBot games (mean and slowest), against the aim of at most 2 s.
 * **Root-parallel** -- the wall time of one search tree against two (the second in a
@@ -43,7 +48,17 @@ import time
 from typing import Any
 
 from treegames import core
-from treegames.lab import TournamentRun, TournamentSpec, binomial_test, default_workers, wilson_interval
+from treegames.lab import (
+    Decision,
+    SequentialMatch,
+    Sprt,
+    TournamentRun,
+    TournamentSpec,
+    binomial_test,
+    default_workers,
+    wilson_interval,
+)
+from treegames.lab.tournament import MAX_COACH_GAMES
 from treegames.search import Budget, CoachBot, CoachMedium, ParallelSearch, Rollout, Search, rollout_for
 
 LADDER = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
@@ -80,6 +95,28 @@ def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str,
               f"(W-T-L of {tally.games}), wins {100 * tally.wins / tally.games:.1f}% "
               f"(95% {100 * low:.1f}-{100 * high:.1f}%), fair share {100 / players:.0f}%, "
               f"{time.perf_counter() - start:.0f} s", flush=True)
+
+
+def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] = LEVELS,
+                greedy_only: bool = False, match: tuple[str, str] | None = None, cap: int = MAX_COACH_GAMES,
+                minutes: float = 40.0) -> None:
+    """Play and print one game's ladder as SPRT matches, each stopped by its test, its cap or its time limit."""
+    ups = [(match[0], *(match[1],) * (players - 1))] if match else matchups(players, levels, greedy_only)
+    for bots in ups:
+        spec = TournamentSpec(name, bots, cap - cap % players, seed=2026)
+        test = Sprt.fair_share(players)
+        start = time.perf_counter()
+        run = SequentialMatch(spec, test, workers=workers).start()
+        if not run.wait(minutes * 60):
+            run.cancel()
+        status = run.status()
+        stopped = "" if status.decision is not Decision.CONTINUE or status.capped else f", stopped at {minutes:g} min"
+        print(f"sprt {name} {players}p {bots[0]} v {bots[1]}: {status.decision} ({test.describe()}); "
+              f"LLR {status.llr:+.2f} after {status.games} games ({status.blocks} blocks); "
+              f"score per game {status.estimate.text()}{stopped}; {time.perf_counter() - start:.0f} s",
+              flush=True)
+        if run.failed:
+            print(f"sprt {name} {players}p {bots[0]} v {bots[1]}: FAILED: {run.failed}", flush=True)
 
 
 def one_sided_p(wins: int, games: int) -> float:
@@ -245,10 +282,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, action="append", help="only these player counts (may be repeated)")
     parser.add_argument("--stakes", type=int, default=None, help="positions of the stakes measure (0: skip)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="lab worker processes")
+    parser.add_argument("--fixed", action="store_true", help="the fixed-size ladder (--games each) instead of SPRT")
+    parser.add_argument("--cap", type=int, default=None, help=f"an SPRT match's most games (default {MAX_COACH_GAMES})")
+    parser.add_argument("--minutes", type=float, default=None, help="an SPRT match's most minutes (default 40)")
     args = parser.parse_args()
     games = args.games or (6 if args.quick else 200 if args.full else 20)
     rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
     levels = tuple(args.levels.split(",")) if args.levels else LEVELS if args.full else LEVELS[:2]
+    sprt_levels = tuple(args.levels.split(",")) if args.levels else LEVELS if args.full else ("coach-medium",)
+    greedy_only = args.greedy_only or not (args.full or args.levels)
     match = tuple(args.match.split(",")) if args.match else None
     if match is not None and len(match) != 2:
         parser.error("--match takes two bot names, FIRST,OTHERS")
@@ -274,7 +316,12 @@ def main() -> None:
                 versus_random(name, players, level, args.workers, cap=20 if args.quick else 40)
     if not args.skip_ladder:
         for name, players in chosen:
-            ladder(name, players, games, args.workers, levels, args.greedy_only, match)
+            if args.fixed:
+                ladder(name, players, games, args.workers, levels, args.greedy_only, match)
+            else:
+                sprt_ladder(name, players, args.workers, sprt_levels, greedy_only, match,
+                            cap=args.cap or (20 if args.quick else MAX_COACH_GAMES),
+                            minutes=args.minutes or (2 if args.quick else 40 if args.full else 6))
     print(f"coach load average after: {os.getloadavg()[0]:.2f}")
 
 

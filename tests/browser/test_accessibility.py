@@ -42,7 +42,7 @@ ZOOMED = {"width": 640, "height": 500}
 """1280 x 1000 at 200% browser zoom: the page lays out in a 640 x 500 CSS-pixel viewport."""
 
 CHART_PAGES = {"aspens/sun-die-probability.ipynb", "mighty_trees/card-odds.ipynb", "lab/tournaments.ipynb",
-               "lab/first-player-advantage.ipynb"}
+               "lab/first-player-advantage.ipynb", "lab/is-the-new-bot-better.ipynb"}
 """Lesson pages that draw charts when they open (the class page draws its chart once an experiment runs)."""
 
 LESSONS = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOKS.rglob("*.ipynb")
@@ -260,7 +260,7 @@ REVEALED_JS = """
 def test_the_chart_pages_and_the_lessons_are_among_the_audited_pages():
     assert CHART_PAGES <= set(PAGES)
     assert {"aspens/sun-die-probability.ipynb", "bosk/majority-scoring.ipynb", "mighty_trees/card-odds.ipynb",
-            "lab/first-player-advantage.ipynb"} <= set(LESSONS) <= set(PAGES), LESSONS
+            "lab/first-player-advantage.ipynb", "lab/is-the-new-bot-better.ipynb"} <= set(LESSONS) <= set(PAGES), LESSONS
 
 
 def page_name(path: str) -> str:

@@ -227,3 +227,41 @@ def test_the_lesson_opens_with_its_ladder_and_answers(browser, voila):
         assert "Hide answer" in page.inner_text(".treegames-answer >> nth=0")
         whole_page_screenshot(page, "lab-first-player-lesson")
         assert errors == []
+
+
+SPRT_LESSON = "lab/is-the-new-bot-better.ipynb"
+SPRT_STATUS_JS = "() => (document.querySelector('.treegames-lab-sprt .treegames-lab-status') || {}).innerText || ''"
+
+
+def test_the_sprt_lesson_draws_its_walk_to_a_bound_and_a_new_match_by_keyboard_decides_again(browser, voila):
+    with harness.loaded_dashboard(browser, voila, SPRT_LESSON) as (page, _first, errors):
+        assert "Is the new bot better? Peeking done right" in page.inner_text("body")
+        chart = "canvas.treegames-lab-sprt-chart"
+        page.wait_for_selector(chart, timeout=WAIT_MS)
+        harness.wait_until(lambda: colour_count(page, chart, palette.BLUE) > 150, pause=harness.on_page(page),
+                           what="the LLR line drawn")
+        assert colour_count(page, chart, palette.BLUISH_GREEN) > 100, "the upper bound, dashed"
+        assert colour_count(page, chart, palette.VERMILLION) > 100, "the lower bound, dashed"
+        first = page.evaluate(SPRT_STATUS_JS)
+        assert "H1 accepted: greedy is better than random" in first, first
+        assert "won both" in page.inner_text(".treegames-lab-sprt"), "the pairs by outcome"
+        body = page.inner_text("body")
+        assert "Three ways of testing" in page.inner_html("body") and "peeking" in body
+        before = page.evaluate(f"() => document.querySelector('{chart}').toDataURL()")
+        # equal bots: the old bot becomes GreedyBot too, and a new match is started from the keyboard
+        page.locator(".treegames-lab-sprt .widget-dropdown:has(label:text-is('Old bot')) select").select_option(
+            label="greedy")
+        page.get_by_role("button", name="Play until the test decides").focus()
+        page.keyboard.press("Enter")
+        harness.wait_until(lambda: "H0 accepted" in page.evaluate(SPRT_STATUS_JS), pause=harness.on_page(page),
+                           what="the second match decided")
+        words = page.evaluate(SPRT_STATUS_JS)
+        assert "greedy is not shown better than greedy" in words, words
+        harness.wait_until(lambda: page.evaluate(f"() => document.querySelector('{chart}').toDataURL()") != before,
+                           pause=harness.on_page(page), what="the chart redrawn for the new match")
+        again = page.get_by_role("button", name="Play until the test decides")
+        harness.wait_until(again.is_enabled, pause=harness.on_page(page), what="Play usable again")
+        whole_page_screenshot(page, "lab-sprt-lesson")
+        page.set_viewport_size({"width": 420, "height": 900})
+        whole_page_screenshot(page, "lab-sprt-lesson-phone")
+        assert errors == []

@@ -68,9 +68,9 @@ def default_workers() -> int:
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
 
-def _chunks(total: int, workers: int) -> list[tuple[int, int]]:
-    """(start, stop) game ranges: small enough for smooth progress, big enough to be cheap."""
-    size = max(1, min(50, total // (workers * 10) or 1))
+def _chunks(total: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
+    """(start, stop) game ranges: small enough for smooth progress, big enough to be cheap (or of ``size`` games)."""
+    size = size or max(1, min(50, total // (workers * 10) or 1))
     return [(start, min(total, start + size)) for start in range(0, total, size)]
 
 
@@ -78,8 +78,11 @@ class TournamentRun:
     """One tournament played in the background (see the module docstring)."""
 
     def __init__(self, spec: TournamentSpec, workers: int | None = None,
-                 progress: Callable[[int, int], None] | None = None):
+                 progress: Callable[[int, int], None] | None = None, chunk: int | None = None):
         self.spec = spec
+        if chunk is not None and (type(chunk) is not int or chunk < 1):
+            raise ValueError(f"chunk must be a whole number of games, at least 1, not {chunk!r}")
+        self.chunk = chunk
         wanted = default_workers() if workers is None else workers
         if type(wanted) is not int or wanted < 1:
             raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}")
@@ -215,7 +218,7 @@ class TournamentRun:
 
     def _run_here(self) -> None:
         """Play the chunks one after another on this thread, checking for cancel between chunks."""
-        for start, stop in _chunks(self.total, 1):
+        for start, stop in _chunks(self.total, 1, self.chunk):
             if self._cancel.is_set():
                 return
             self._add(play_games(self.spec, start, stop))
@@ -223,7 +226,7 @@ class TournamentRun:
     def _run_processes(self) -> None:
         """Hand chunks to worker processes (one feeding thread each) and collect what they send back."""
         chunks: queue.SimpleQueue = queue.SimpleQueue()
-        for chunk in _chunks(self.total, self.workers):
+        for chunk in _chunks(self.total, self.workers, self.chunk):
             chunks.put(chunk)
         self._processes = []
         feeders: list[threading.Thread] = []

@@ -94,7 +94,8 @@ class SprtStatus:
     def sentence(self, candidate: str = "the candidate", other: str = "the other") -> str:
         """The state of the test in words."""
         lower, upper = self.test.bounds
-        counted = f"{self.games} games ({self.blocks} blocks)"
+        unit = "pairs" if self.block_size == 2 else f"blocks of {self.block_size}"
+        counted = f"{self.games} games ({self.blocks} {unit})"
         if self.decision is Decision.H1:
             verdict = f"H1 accepted: {candidate} is better than {other}"
         elif self.decision is Decision.H0:
@@ -157,7 +158,7 @@ class SequentialMatch:
     """A rotated tournament played in the background until its SPRT decides or its cap is reached."""
 
     def __init__(self, spec: TournamentSpec, test: Sprt | None = None, workers: int | None = None,
-                 progress: Callable[[SprtStatus], None] | None = None):
+                 progress: Callable[[SprtStatus], None] | None = None, chunk_blocks: int | None = None):
         if not spec.rotate:
             raise SprtError("field 'rotate': a sequential match plays seat-rotated blocks (rotate=True)")
         if spec.games % spec.block_size:
@@ -170,7 +171,8 @@ class SequentialMatch:
         self.progress = progress
         self._tracker = Tracker(self.test, spec.players, spec.block_size, spec.games // spec.block_size)
         self._lock = threading.Lock()
-        self.run = TournamentRun(spec, workers=workers, progress=self._count)
+        chunk = None if chunk_blocks is None else chunk_blocks * spec.block_size  # whole blocks per report
+        self.run = TournamentRun(spec, workers=workers, progress=self._count, chunk=chunk)
 
     def start(self) -> SequentialMatch:
         """Start playing in the background."""
@@ -199,6 +201,11 @@ class SequentialMatch:
         """The test as it stands."""
         with self._lock:
             return self._tracker.status()
+
+    def histogram(self) -> dict[float, int]:
+        """How many counted blocks had each outcome (a copy)."""
+        with self._lock:
+            return dict(self._tracker.histogram)
 
     def _count(self, _done: int, _total: int) -> None:
         """After each chunk: feed the newly complete blocks to the tracker; stop the run once it decides."""
