@@ -162,6 +162,7 @@ __all__ = [
     "bits",
     "sample_chance",
     "replay",
+    "random_playout",
     "step",
     "play",
     "save_json",
@@ -798,6 +799,32 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
+
+
+def random_playout(state: State, rng: random.Random, limit: int) -> State:
+    """The end of the game when every player plays uniformly at random and chance is sampled exactly, from ``state``.
+
+    The draws are those of :class:`RandomBot` and :func:`sample_chance` applied one
+    action at a time.  An engine may offer its own ``random_playout(rng, limit)``
+    doing the same faster (the same draws, the same final state and history); it
+    is used when present.  RuntimeError after ``limit`` actions with no end.
+    """
+    fused = getattr(state, "random_playout", None)
+    if fused is not None:
+        return fused(rng, limit)
+    fast = getattr(state, "random_action", None)
+    for _ in range(limit):
+        if state.is_terminal():
+            return state
+        if state.current_player == CHANCE:
+            state = state.apply(sample_chance(state, rng))
+        elif fast is not None:
+            state = state.apply(state.random_action(rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+    if state.is_terminal():
+        return state
+    raise RuntimeError(f"{state.game.name}: a random playout did not end after {limit} actions")
 
 
 def replay(game: Game, actions: Iterable[Action]) -> State:

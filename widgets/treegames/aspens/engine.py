@@ -440,6 +440,83 @@ class AspensState(core.FrozenState):
         bit = nth_bit(choices, pick)
         return geo.up[bit] if (ups >> bit) & 1 else geo.out[bit]
 
+    def random_playout(self, rng: random.Random, limit: int) -> AspensState:
+        """The game's end under uniformly random play from here: :func:`core.random_playout`, with the same draws.
+
+        Most actions of a random Aspens game are grow-ups (a hand of trees spent a
+        tree at a time on the mover's own spaces), and a grow-up changes neither the
+        spaces owned nor the Wind's targets.  So a run of grow-ups is played on a
+        copy of the mover's heights, with ``random_action``'s own draws, and only
+        the next other action goes through ``apply``.  Tests check that the final
+        state, its history and the random stream equal the one-action-at-a-time loop.
+        """
+        state, done = self, 0
+        while done < limit:
+            if state.current_player == TERMINAL:
+                return state
+            if state.phase is _PLANT:
+                state, actions = state._random_turn_run(rng)
+                done += actions
+            elif state.current_player == CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+                done += 1
+            else:
+                state = state.apply(state.random_action(rng))
+                done += 1
+        if state.current_player == TERMINAL:
+            return state
+        raise RuntimeError(f"aspens: a random playout did not end after {limit} actions")
+
+    def _random_turn_run(self, rng: random.Random) -> tuple[AspensState, int]:
+        """Random planting actions from here: a run of grow-ups done in place, then one other action applied."""
+        p = self.current_player
+        hand = self._hand[p]
+        own = self._own[p]
+        geo = self._geo
+        empty = geo.playable ^ (own | self._own[1 - p])
+        a, b, c = self._winds[0]
+        targets = (
+            ((own << a) if a > 0 else (own >> -a))
+            | ((own << b) if b > 0 else (own >> -b))
+            | ((own << c) if c > 0 else (own >> -c))
+        ) & empty
+        choices = own | targets  # fixed for the run: a grow-up changes no owner
+        count = choices.bit_count()
+        ups, trail, row, grown = geo.up, self._trail, None, 0
+        while True:  # random_action's draws, one per action
+            if hand == 0:
+                action: Action = END_TURN
+                break
+            options = count + 1 if hand <= HOLD_LIMIT else count
+            width = options.bit_length()
+            pick = rng.getrandbits(width)
+            while pick >= options:
+                pick = rng.getrandbits(width)
+            if pick == count:
+                action = END_TURN
+                break
+            bit = nth_bit(choices, pick)
+            if not (own >> bit) & 1:
+                action = geo.out[bit]
+                break
+            if row is None:
+                row = bytearray(self._heights[p])
+            if row[bit] >= TALL - 1:  # a stack reaching the saturated byte: apply keeps its exact height
+                action = ups[bit]
+                break
+            row[bit] += 1
+            hand -= 1
+            trail = (trail, ups[bit])
+            grown += 1
+        start = self
+        if grown:
+            start = self._child(None)  # what apply would have made of the run, in one copy
+            start._trail = trail
+            start._heights = (bytes(row), self._heights[1]) if p == ASPEN else (self._heights[0], bytes(row))
+            start._hand = (hand, self._hand[1]) if p == ASPEN else (self._hand[0], hand)
+            start.__class__ = AspensState
+        return start.apply(action), grown + 1
+
     def apply(self, action: Action | str) -> AspensState:
         """The state after ``action``; IllegalAction naming the rule if it is not allowed now."""
         if isinstance(action, str):

@@ -359,14 +359,13 @@ class Search:
     def _play_out(self, state: Any) -> Any:
         """Play ``state`` to the end with the rollout policy and exact chance."""
         rng, choose, chance, sample = self.rng, self._policy.choose, core.CHANCE, core.sample_chance
-        fast = self.rollout is Rollout.RANDOM and hasattr(state, "random_action")
+        if self.rollout is Rollout.RANDOM:  # RandomBot's draws, through the engine's fused playout if it has one
+            return core.random_playout(state, rng, MAX_ROLLOUT)
         for _ in range(MAX_ROLLOUT):
             if state.is_terminal():
                 return state
             if state.current_player == chance:
                 state = state.apply(sample(state, rng))
-            elif fast:  # what RandomBot.choose does, one call less per action (the same random draws)
-                state = state.apply(state.random_action(rng))
             else:
                 state = state.apply(choose(state))
         raise RuntimeError(f"{state.game.name}: a playout did not end after {MAX_ROLLOUT} actions")
