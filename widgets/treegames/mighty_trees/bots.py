@@ -84,6 +84,17 @@ def progress(state: MightyTreesState, player: int) -> float:
 
 def lasting_conditions(state: MightyTreesState) -> tuple[int, int]:
     """(temperature, water) from the habitat, trends and lingering disasters: what holds after clouds pass."""
+    key = (state.habitat, state.trends, state.weather_items)
+    found = _CONDITIONS.get(key)
+    if found is None:
+        if len(_CONDITIONS) > _CACHE_LIMIT:
+            _CONDITIONS.clear()
+        found = _CONDITIONS[key] = _lasting_conditions(state)
+    return found
+
+
+def _lasting_conditions(state: MightyTreesState) -> tuple[int, int]:
+    """lasting_conditions, computed."""
     h = HABITATS[state.habitat]
     t, w = h.temperature, h.water
     shifts = [(c.affects, c.change) for c in state.trend_cards]
@@ -94,6 +105,14 @@ def lasting_conditions(state: MightyTreesState) -> tuple[int, int]:
         else:
             w += change
     return max(MIN_VALUE, min(MAX_VALUE, t)), max(MIN_VALUE, min(MAX_VALUE, w))
+
+
+_CACHE_LIMIT = 50_000
+"""Entries a bot's cache keeps before it starts afresh (the keys are a few small numbers each)."""
+_CONDITIONS: dict[tuple, tuple[int, int]] = {}
+"""lasting_conditions by (habitat, trends, weather): a pure function of those, asked thousands of times a turn."""
+_COMMANDS: dict[tuple, float] = {}
+"""command_value by (habitat, trends, weather, the Command): a pure function of those."""
 
 
 def card_value(card, temperature: int, water: int) -> float:
@@ -107,9 +126,15 @@ def command_value(state: MightyTreesState, player: int) -> float:
     """What ``player``'s Command is worth: its cards, plus the empty places Regroup will refill."""
     if state.habitat < 0:
         return 0.0
-    t, w = lasting_conditions(state)
-    hand = state.hand(player)
-    return sum(card_value(c, t, w) for c in hand) + EMPTY_PLACE_VALUE * max(0, 3 - len(hand))
+    key = (state.habitat, state.trends, state.weather_items, state.hands[player])
+    found = _COMMANDS.get(key)
+    if found is None:
+        if len(_COMMANDS) > _CACHE_LIMIT:
+            _COMMANDS.clear()
+        t, w = lasting_conditions(state)
+        hand = state.hand(player)
+        found = _COMMANDS[key] = sum(card_value(c, t, w) for c in hand) + EMPTY_PLACE_VALUE * max(0, 3 - len(hand))
+    return found
 
 
 def score(state: MightyTreesState, me: int) -> float:
@@ -130,19 +155,25 @@ class GreedyBot:
         legal = state.legal_actions()
         end = next((a for a in legal if a.verb is Verb.END), None)
         best, best_value = end, score(state, me) if end is not None else float("-inf")
+        seen: dict[tuple, float] = {}  # one turn's plans reach the same position in several orders
         for action in self._moves(state):
-            value = self._plan(state.apply(action), me, PLAN_DEPTH - 1)
+            value = self._plan(state.apply(action), me, PLAN_DEPTH - 1, seen)
             if value > best_value + 1e-9:
                 best, best_value = action, value
         return best if best is not None else legal[0]
 
-    def _plan(self, state: MightyTreesState, me: int, depth: int) -> float:
+    def _plan(self, state: MightyTreesState, me: int, depth: int, seen: dict[tuple, float]) -> float:
         """The best score reachable from ``state`` with at most ``depth`` more of ``me``'s actions this turn."""
-        value = score(state, me)
         if depth == 0 or state.current_player != me or state.current_player == CHANCE:
-            return value
+            return score(state, me)
+        key = (state._key(), depth)
+        found = seen.get(key)
+        if found is not None:
+            return found
+        value = score(state, me)
         for action in self._moves(state):
-            value = max(value, self._plan(state.apply(action), me, depth - 1))
+            value = max(value, self._plan(state.apply(action), me, depth - 1, seen))
+        seen[key] = value
         return value
 
     def _moves(self, state: MightyTreesState) -> list[Action]:
