@@ -76,6 +76,8 @@ class GamePlugin:
     """The coach's playout policy in this game: ``"random"`` or ``"greedy"`` (``treegames.search.Rollout``)."""
     review_iterations: int = 120
     """Playouts per position when a finished game is reviewed."""
+    evaluation: str | None = None
+    """Where the game's evaluation lives, "module:object" (a ``treegames.search.evaluation.WinModel``), or None."""
     shared_chance: str = "the same chance seed: the same first-player draw and the same random numbers"
     """What two lab games with the same chance seed share, in a phrase (the lab's paired comparison says it)."""
     observer: Observer | None = None

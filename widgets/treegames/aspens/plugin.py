@@ -15,6 +15,7 @@ from ..search.bots import COACH_BOTS
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
     engine=engine,
+    evaluation="treegames.aspens.evaluation:MODEL",  # each player's chance to win (the coach's leaf option)
     experiments=("treegames.aspens.experiment:SunDie",),  # its class experiment (loaded only by the experiments)
     picture="treegames.ui.aspens.scene:overview_scene",  # the teacher overview's small picture (loaded only there)
     order=1,

@@ -15,6 +15,7 @@ from ..search.bots import COACH_BOTS
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
     engine=engine,
+    evaluation="treegames.bosk.evaluation:MODEL",  # each player's chance to win (the coach's leaf option)
     picture="treegames.ui.bosk.scene:park_scene",  # the teacher overview's small picture (loaded only there)
     order=2,
     coach_scale={2: 5, 3: 2, 4: 2},  # playouts are quick here (Bosk 2p: about 2,000 random ones a second)

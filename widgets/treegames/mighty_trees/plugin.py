@@ -16,6 +16,7 @@ from .observer import OBSERVER
 GAME = GamePlugin(
     game_type=replace(engine.GAME_TYPE, bots={**engine.GAME_TYPE.bots, **COACH_BOTS}),
     engine=engine,
+    evaluation="treegames.mighty_trees.evaluation:MODEL",  # each player's chance to win (the coach's leaf option)
     experiments=("treegames.mighty_trees.experiment:Regroup",),  # its class experiment (loaded only by the experiments)
     picture="treegames.ui.mighty_trees.scene:table_scene",  # the teacher overview's small picture (loaded only there)
     order=3,

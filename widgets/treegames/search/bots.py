@@ -68,8 +68,10 @@ class CoachBot:
     """A move takes long enough (up to seconds) that a page should think on a worker thread, not its loop."""
 
     def __init__(self, rng: random.Random | None = None, iterations: int | None = None,
-                 rollout: Rollout | str | None = None, trees: int | None = None, prior: Prior | str = Prior.GREEDY):
+                 rollout: Rollout | str | None = None, trees: int | None = None, prior: Prior | str = Prior.GREEDY,
+                 leaf_depth: int | None = None):
         self.rng = rng if rng is not None else random.Random(0)
+        self.leaf_depth = leaf_depth  # None: playouts to the end; else that many actions, then the evaluation
         self.prior = Prior(prior)
         self.iterations = iterations  # None: the level's budget for the game being played
         self.rollout = None if rollout is None else Rollout(rollout)  # None: the game's (rollout_for)
@@ -93,8 +95,10 @@ class CoachBot:
         if len(legal) == 1:
             return legal[0]
         rollout = self.rollout or rollout_for(state.game.name)
-        search = (Search(state, self.rng, rollout=rollout, prior=self.prior) if self.trees == 1
-                  else ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees, prior=self.prior))
+        if self.trees == 1 or self.leaf_depth is not None:  # the evaluation's leaves: one tree, in this process
+            search = Search(state, self.rng, rollout=rollout, prior=self.prior, leaf_depth=self.leaf_depth)
+        else:
+            search = ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees, prior=self.prior)
         search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
         return search.best()

@@ -194,7 +194,7 @@ class Search:
     """UCT search for the player to move in ``state`` (see the module docstring); ``think`` runs it."""
 
     def __init__(self, state: Any, rng: random.Random, rollout: Rollout | str = Rollout.RANDOM,
-                 exploration: float = EXPLORATION, prior: Prior | str = Prior.NONE):
+                 exploration: float = EXPLORATION, prior: Prior | str = Prior.NONE, leaf_depth: int | None = None):
         if not isinstance(rng, random.Random):
             raise SearchError(f"rng must be a random.Random, not {type(rng).__name__}")
         player = state.current_player
@@ -209,6 +209,18 @@ class Search:
             self.prior = Prior(prior)
         except ValueError:
             raise SearchError(f"prior must be one of {', '.join(p.value for p in Prior)}, not {prior!r}") from None
+        if leaf_depth is not None and (type(leaf_depth) is not int or leaf_depth < 0):
+            raise SearchError(f"leaf_depth must be None (play out to the end) or a whole number of actions, "
+                              f"not {leaf_depth!r}")
+        self.leaf_depth = leaf_depth
+        self._model = None
+        if leaf_depth is not None:
+            from .evaluation import EvaluationError, model_for
+
+            try:
+                self._model = model_for(state.game.name)
+            except EvaluationError as err:
+                raise SearchError(str(err)) from None
         self.state = state
         self.player = player
         self.rng = rng
@@ -290,8 +302,12 @@ class Search:
             path.append(node)
             if expanded:
                 break
-        state = self._play_out(state)
-        reward, outright = rewards(state)
+        if self._model is None:
+            state = self._play_out(state)
+            reward, outright = rewards(state)
+        else:  # a short playout, then the evaluation's chances where the game goes on
+            state = self._play_for(state, self.leaf_depth)
+            reward, outright = rewards(state) if state.is_terminal() else (self._model.chances(state), ())
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
@@ -369,6 +385,15 @@ class Search:
             else:
                 state = state.apply(choose(state))
         raise RuntimeError(f"{state.game.name}: a playout did not end after {MAX_ROLLOUT} actions")
+
+    def _play_for(self, state: Any, actions: int) -> Any:
+        """``actions`` more actions of the rollout policy and exact chance (fewer if the game ends)."""
+        rng, choose, chance, sample = self.rng, self._policy.choose, core.CHANCE, core.sample_chance
+        for _ in range(actions):
+            if state.is_terminal():
+                break
+            state = state.apply(sample(state, rng) if state.current_player == chance else choose(state))
+        return state
 
     # ------------------------------------------------------------ results
 

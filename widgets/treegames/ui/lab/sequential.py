@@ -129,13 +129,14 @@ def _dropdown(label: str, options, value) -> widgets.Dropdown:
 class SprtMatchView(widgets.VBox):
     """Two bots play seat-swapped pairs until the SPRT decides; the LLR line is drawn as the pairs come in."""
 
-    def __init__(self, game: str = "mighty_trees", candidate: str = "greedy", other: str = "random",
+    def __init__(self, game: str | None = None, candidate: str = "greedy", other: str = "random",
                  seed: int = 1, test: Sprt | None = None, workers: int | None = None, run_now: bool = False):
         self.test = test or Sprt()
         self.workers = workers
         self.match: SequentialMatch | None = None
         self._lock = threading.Lock()
         two_player = {name: t for name, t in lab.game_types().items() if 2 in t.players}
+        game = game or next(iter(two_player))  # the first two-player game a menu lists
         self.game = _dropdown("Game", [(t.title, n) for n, t in two_player.items()], game)
         self.candidate = _dropdown("New bot", lab.bot_names(game), candidate)
         self.other = _dropdown("Old bot", lab.bot_names(game), other)
