@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from treegames.lab import TournamentSpec
@@ -85,7 +85,9 @@ def test_the_llr_changes_sign_when_the_hypotheses_swap(counts):
     assert forward == pytest.approx(-backward, abs=1e-9)
 
 
+@settings(max_examples=300)
 @given(st.lists(st.integers(0, 60), min_size=5, max_size=5).filter(lambda c: sum(c) > 0))
+@example([40, 41, 42, 3, 3])  # the fit's multiplier once stopped at a pole here (a tiny Newton step taken as convergence)
 def test_more_wins_never_lower_the_llr(counts):
     """Moving one pair from the worst outcome it has to the best raises the evidence for 'better'."""
     worst = next(i for i, c in enumerate(counts) if c)
@@ -252,3 +254,17 @@ def test_a_match_refuses_unrotated_seats_and_part_blocks():
         SequentialMatch(TournamentSpec("aspens", ("greedy", "random"), games=10, rotate=False))
     with pytest.raises(SprtError, match="whole blocks"):
         SequentialMatch(TournamentSpec("bosk", ("greedy", "random", "random"), games=10))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.integers(0, 200), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
+       st.floats(0.02, 0.98))
+def test_the_constrained_fit_is_a_distribution_with_the_asked_mean(counts, mean):
+    """The heart of the statistic: for any counts, the fitted probabilities sum to 1 and have the asked mean."""
+    from treegames.lab.sprt import _distribution, _fit_with_mean
+
+    _blocks, pdf = _distribution(pentanomial(counts), block_support(2))
+    fitted = _fit_with_mean(pdf, mean)
+    assert all(q > 0 for q in fitted)
+    assert sum(fitted) == pytest.approx(1.0, abs=1e-9)
+    assert sum(a * q for (a, _), q in zip(pdf, fitted, strict=True)) == pytest.approx(mean, abs=1e-9)

@@ -258,3 +258,39 @@ def test_bosk_the_coach_as_oak_wins_the_year(coach, seed):
         state = state.apply(bots[state.current_player].choose(state))
     assert state.winners() == (OAK,)
     assert [str(a) for a in state.history[-3:]] == ["leaf E6", "leaf E7", "score winter"]
+
+
+# ------------------------------------------------------------------ a win in one, taken by every bot
+
+
+def found_wins(name: str, seeds: int, most: int) -> list:
+    """Positions from seeded random games where some legal moves (not all) end the game won by the mover."""
+    game_type = core.games()[name]
+    found = []
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = game_type.new_game(**({"players": 2} if len(game_type.players) > 1 else {})).new_initial_state()
+        while not state.is_terminal() and len(found) < most:
+            if state.current_player == core.CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+                continue
+            me, actions = state.current_player, state.legal_actions()
+            wins = [a for a in actions if state.apply(a).is_terminal() and state.apply(a).winners() == (me,)]
+            if wins and len(wins) < len(actions):
+                found.append((state, wins))
+            state = state.apply(rng.choice(actions))
+    return found
+
+
+@pytest.mark.parametrize("name", ["aspens", "mighty_trees"])
+@pytest.mark.parametrize("bot", ["greedy", "coach-easy", "coach-medium", "coach-hard"])
+def test_every_bot_but_random_takes_a_win_in_one_when_it_has_one(name, bot):
+    """Mighty Trees' GreedyBot used to plan a capture for later in the turn (a discard first) and took 113 of 160."""
+    positions = found_wins(name, 40, 12)
+    assert len(positions) == 12
+    for i, (state, wins) in enumerate(positions):
+        assert core.games()[name].bots[bot](random.Random(i)).choose(state) in wins, (bot, str(state))
+
+
+def test_bosk_has_no_win_in_one_to_take_its_last_move_is_the_forced_winter_scoring():
+    assert found_wins("bosk", 10, 1) == []

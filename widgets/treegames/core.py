@@ -163,6 +163,7 @@ __all__ = [
     "sample_chance",
     "replay",
     "random_playout",
+    "winning_action",
     "step",
     "play",
     "save_json",
@@ -799,6 +800,21 @@ class RandomBot:
 
     def __repr__(self) -> str:
         return "RandomBot()"
+
+
+def winning_action(state: State) -> Action | None:
+    """A legal action after which the game is over with the mover its only winner (the first in legal order), or None.
+
+    Every bot but RandomBot (the baseline of pure chance) takes such a move when it has one.
+    """
+    me = state.current_player
+    if me < 0:
+        return None
+    for action in state.legal_actions():
+        after = state.apply(action)
+        if after.is_terminal() and after.winners() == (me,):
+            return action
+    return None
 
 
 def random_playout(state: State, rng: random.Random, limit: int) -> State:

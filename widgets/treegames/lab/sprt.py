@@ -146,27 +146,31 @@ def _mean_and_variance(pdf: Sequence[tuple[float, float]]) -> tuple[float, float
 def _multiplier(pdf: Sequence[tuple[float, float]]) -> float:
     """The x with sum p_i a_i / (1 + x a_i) = 0 (a_i of both signs): the fit's Lagrange multiplier.
 
-    Newton's method from x = 0, kept inside the bracket between the two poles
-    (the sum falls as x grows), with a bisection step whenever Newton would leave it.
+    Newton's method from x = 0, kept inside the bracket between the two poles (the
+    sum falls as x grows).  A Newton step that would leave the bracket, or crawl
+    (near a pole the sum is huge and Newton's steps tiny), is replaced by bisection.
+    It stops when the sum is zero to rounding, or the bracket cannot shrink further.
     """
     lo, hi = -1 / max(a for a, _ in pdf), -1 / min(a for a, _ in pdf)  # 1 + x a_i > 0 strictly between
-    x = 0.0
-    for _ in range(200):
+    x, previous = 0.0, math.inf
+    for _ in range(400):
         value = slope = 0.0
         for a, p in pdf:
             share = a / (1 + x * a)
             value += p * share
             slope -= p * share * share
+        if abs(value) < 1e-15:
+            return x
         if value > 0:
             lo = x
         else:
             hi = x
-        step = x - value / slope if slope < 0 else (lo + hi) / 2
-        if not lo < step < hi:
+        if hi - lo <= 4e-16 * max(1.0, abs(x)):
+            return x
+        step = x - value / slope if slope < 0 else lo
+        if not lo < step < hi or abs(value) > 0.25 * previous:  # Newton left the bracket, or is crawling
             step = (lo + hi) / 2
-        if abs(step - x) < 1e-14 * max(1.0, abs(x)):
-            return step
-        x = step
+        previous, x = abs(value), step
     return x
 
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..core import CHANCE
+from ..core import CHANCE, winning_action
 from .actions import Verb
 from .data import DECK, HABITATS, MAX_VALUE, MIN_VALUE, SLOTS, Element, Kind
 
@@ -152,6 +152,9 @@ class GreedyBot:
     def choose(self, state: MightyTreesState) -> Action:
         """The chosen action for the player to move."""
         me = state.current_player
+        win = winning_action(state)  # a capture that wins now is taken now, never planned for later in the turn
+        if win is not None:
+            return win
         legal = state.legal_actions()
         end = next((a for a in legal if a.verb is Verb.END), None)
         best, best_value = end, score(state, me) if end is not None else float("-inf")

@@ -94,6 +94,9 @@ class CoachBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        win = core.winning_action(state)  # a win in one is taken at every level, whatever the playouts say
+        if win is not None:
+            return win
         rollout = self.rollout or rollout_for(state.game.name)
         if self.trees == 1 or self.leaf_depth is not None:  # the evaluation's leaves: one tree, in this process
             search = Search(state, self.rng, rollout=rollout, prior=self.prior, leaf_depth=self.leaf_depth)
