@@ -205,3 +205,23 @@ def test_copied_notebooks_run_under_nbval_outside_the_repository(tmp_path):
                           cwd=target, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout[-1000:]
+
+
+def test_a_class_larger_than_the_free_memory_is_refused_with_the_figures_before_any_server_starts():
+    """A real run of the command: it must stop at once, in one sentence, with no kernel started."""
+    done = subprocess.run([sys.executable, "-m", "treegames.cli", "serve", "--port", "0",
+                           "--class", "bosk/play.ipynb=1000000"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "prepared kernels (" in done.stderr and "bosk/play.ipynb=1000000" in done.stderr
+    assert "GB free" in done.stderr and "--no-preheat" in done.stderr
+    assert "Traceback" not in done.stderr and "Voila" not in done.stdout
+
+
+def test_the_memory_check_counts_every_page_and_refuses_only_past_the_free_memory():
+    from treegames.serving.settings import KERNEL_MB, RESERVE_MB, ClassTooLarge, check_class_memory
+
+    assert check_class_memory({"bosk/play.ipynb": 30}, available_mb=8000, pages=16) == 30 + 15
+    room = RESERVE_MB + 45 * KERNEL_MB
+    assert check_class_memory({"bosk/play.ipynb": 30}, available_mb=room, pages=16) == 45
+    with pytest.raises(ClassTooLarge, match="prepare at most 44 kernels"):
+        check_class_memory({"bosk/play.ipynb": 30}, available_mb=room - 1, pages=16)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+from pathlib import Path
 
 import psutil
 from tornado.ioloop import IOLoop
@@ -23,7 +24,7 @@ from ..service.codes import shown_code
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on
-from .settings import game_pool_sizes, use_template_root, voila_config
+from .settings import ClassTooLarge, check_class_memory, game_pool_sizes, use_template_root, voila_config
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -123,6 +124,12 @@ def main(argv: list[str] | None = None) -> None:
     for item in options.pool:
         name, _, size = item.partition("=")
         pools[name] = int(size)
+    if not options.no_preheat:
+        pages = sum(1 for p in Path(options.notebooks).rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+        try:
+            check_class_memory(pools, psutil.virtual_memory().available / 2**20, pages)
+        except ClassTooLarge as refused:
+            raise SystemExit(f"treegames: {refused}") from None
     use_template_root()
     config = Config(voila_config(preheat=not options.no_preheat, pool_sizes=pools))
     voila_argv = [options.notebooks, "--no-browser", f"--port={options.port}", f"--Voila.ip={options.host}", *rest]

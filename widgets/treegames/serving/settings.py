@@ -83,6 +83,29 @@ def game_pool_sizes() -> dict[str, int]:
 
 DEFAULT_POOL_SIZE = 1
 
+KERNEL_MB = 80
+"""Memory one prepared kernel holds of its own (USS), rounded up from benchmarks/bench_kernel_memory.py (52-80 MB)."""
+RESERVE_MB = 1024
+"""Memory kept free for the server, the store and the visitors' first pages when kernels are prepared."""
+
+
+class ClassTooLarge(ValueError):
+    """More prepared kernels than the machine's free memory can hold: says how many and why."""
+
+
+def check_class_memory(pools: dict[str, int], available_mb: float, pages: int = 0) -> int:
+    """The kernels to prepare (``pools``, plus one for each of ``pages`` other pages); ClassTooLarge if they do not fit."""
+    kernels = sum(pools.values()) + max(0, pages - len(pools))
+    room = available_mb - RESERVE_MB
+    if kernels * KERNEL_MB > room:
+        most = max(0, int(room // KERNEL_MB))
+        asked = ", ".join(f"{name}={size}" for name, size in pools.items())
+        raise ClassTooLarge(
+            f"{kernels} prepared kernels ({asked}) need about {kernels * KERNEL_MB / 1024:.1f} GB ({KERNEL_MB} MB "
+            f"each), but this machine has {available_mb / 1024:.1f} GB free and keeps {RESERVE_MB / 1024:.0f} GB "
+            f"for the server: prepare at most {most} kernels, or start with --no-preheat")
+    return kernels
+
 
 def executor_config() -> dict:
     """How Voilà runs a notebook's cells (both standalone and as a server extension)."""
