@@ -141,6 +141,15 @@ NTH_IN_BYTE = _nth_in_byte_table()
 _M128, _M64, _M32, _M16 = (1 << 128) - 1, (1 << 64) - 1, (1 << 32) - 1, (1 << 16) - 1
 
 
+def draw_below(rng: random.Random, options: int) -> int:
+    """A uniform whole number below ``options``, drawn exactly as ``rng.randrange(options)`` draws it (fewer calls)."""
+    width = options.bit_length()
+    pick = rng.getrandbits(width)
+    while pick >= options:
+        pick = rng.getrandbits(width)
+    return pick
+
+
 def nth_bit(mask: int, n: int) -> int:
     """The index of the ``n``-th set bit (0-based) of a mask below 2**256, by halving (unrolled)."""
     base = 0
@@ -418,27 +427,27 @@ class AspensState(core.FrozenState):
         hand = self._hand[p]
         if hand == 0:
             return END_TURN
-        own = self._own[p]
+        ups = self._own[p]
         geo = self._geo
-        empty = geo.playable ^ (own | self._own[1 - p])
+        choices = self._plant_choices(p)
+        count = choices.bit_count()
+        pick = draw_below(rng, count + 1 if hand <= HOLD_LIMIT else count)
+        if pick == count:
+            return END_TURN
+        bit = nth_bit(choices, pick)
+        return geo.up[bit] if (ups >> bit) & 1 else geo.out[bit]
+
+    def _plant_choices(self, p: int) -> int:
+        """Where ``p`` may plant now, as one mask: their own spaces (grow up) and the Wind's empty targets (grow out)."""
+        own = self._own[p]
+        empty = self._geo.playable ^ (own | self._own[1 - p])
         a, b, c = self._winds[0]
         targets = (
             ((own << a) if a > 0 else (own >> -a))
             | ((own << b) if b > 0 else (own >> -b))
             | ((own << c) if c > 0 else (own >> -c))
         ) & empty
-        ups = own
-        choices = ups | targets
-        count = choices.bit_count()
-        options = count + 1 if hand <= HOLD_LIMIT else count
-        width = options.bit_length()  # exact uniform draw, the same as rng.randrange(options)
-        pick = rng.getrandbits(width)
-        while pick >= options:
-            pick = rng.getrandbits(width)
-        if pick == count:
-            return END_TURN
-        bit = nth_bit(choices, pick)
-        return geo.up[bit] if (ups >> bit) & 1 else geo.out[bit]
+        return own | targets
 
     def random_playout(self, rng: random.Random, limit: int) -> AspensState:
         """The game's end under uniformly random play from here: :func:`core.random_playout`, with the same draws.
@@ -473,25 +482,14 @@ class AspensState(core.FrozenState):
         hand = self._hand[p]
         own = self._own[p]
         geo = self._geo
-        empty = geo.playable ^ (own | self._own[1 - p])
-        a, b, c = self._winds[0]
-        targets = (
-            ((own << a) if a > 0 else (own >> -a))
-            | ((own << b) if b > 0 else (own >> -b))
-            | ((own << c) if c > 0 else (own >> -c))
-        ) & empty
-        choices = own | targets  # fixed for the run: a grow-up changes no owner
+        choices = self._plant_choices(p)  # fixed for the run: a grow-up changes no owner
         count = choices.bit_count()
         ups, trail, row, grown = geo.up, self._trail, None, 0
         while True:  # random_action's draws, one per action
             if hand == 0:
                 action: Action = END_TURN
                 break
-            options = count + 1 if hand <= HOLD_LIMIT else count
-            width = options.bit_length()
-            pick = rng.getrandbits(width)
-            while pick >= options:
-                pick = rng.getrandbits(width)
+            pick = draw_below(rng, count + 1 if hand <= HOLD_LIMIT else count)
             if pick == count:
                 action = END_TURN
                 break
