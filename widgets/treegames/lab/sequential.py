@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from statistics import NormalDist
 
 from .runner import RunState, TournamentRun
 from .sprt import Decision, Estimate, Sprt, SprtError, estimate, llr_expectation
@@ -256,16 +257,12 @@ class Simulation:
 
 def _says_better(wins: int, games: int, s0: float, alpha: float) -> bool:
     """The one-sided z-test at level alpha: is a win share of wins/games above s0?"""
-    from statistics import NormalDist
-
     z = NormalDist().inv_cdf(1 - alpha)
     return wins >= games * s0 + z * math.sqrt(games * s0 * (1 - s0))
 
 
 def fixed_games(test: Sprt) -> int:
     """Games a one-look test needs for the same alpha and beta (normal approximation, rounded up to pairs)."""
-    from statistics import NormalDist
-
     z = NormalDist().inv_cdf(1 - test.alpha) + NormalDist().inv_cdf(1 - test.beta)
     sd = max(math.sqrt(test.s0 * (1 - test.s0)), math.sqrt(test.s1 * (1 - test.s1)))
     games = math.ceil((z * sd / (test.s1 - test.s0)) ** 2)

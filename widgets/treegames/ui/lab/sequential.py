@@ -22,6 +22,7 @@ from ..chart_numbers import Column, Kind, chart_numbers
 from ..jobs import restart_progress
 from ..scene import Circles, Scene, Segments, Texts, as_points, solid
 from .table import CELL, HEAD
+from .widget import FORM_WIDTH, STYLE, _dropdown
 
 __all__ = ["llr_scene", "SprtMatchView", "pairs_table_html", "simulation_html", "CAP_GAMES"]
 
@@ -120,12 +121,6 @@ def simulation_html(null: Simulation, good: Simulation) -> str:
             + "".join(f"<th style='{HEAD}'>{h}</th>" for h in head) + "</tr>" + body + "</table></div>")
 
 
-def _dropdown(label: str, options, value) -> widgets.Dropdown:
-    """A labelled dropdown of the form's width."""
-    return widgets.Dropdown(options=options, value=value, description=label, tooltip=label,
-                            layout=widgets.Layout(width="250px"), style={"description_width": "90px"})
-
-
 class SprtMatchView(widgets.VBox):
     """Two bots play seat-swapped pairs until the SPRT decides; the LLR line is drawn as the pairs come in."""
 
@@ -141,7 +136,7 @@ class SprtMatchView(widgets.VBox):
         self.candidate = _dropdown("New bot", lab.bot_names(game), candidate)
         self.other = _dropdown("Old bot", lab.bot_names(game), other)
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**9, description="Seed",
-                                           layout=widgets.Layout(width="250px"), style={"description_width": "90px"},
+                                           layout=widgets.Layout(width=FORM_WIDTH), style=STYLE,
                                            tooltip="The same seed plays exactly the same games")
         self.game.observe(self._on_game, names="value")
         self.start_button = styles.icon_button("Play until the test decides", "play",
