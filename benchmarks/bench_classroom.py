@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serving"))
 import kernel_ws  # noqa: E402
@@ -55,6 +57,31 @@ def wait_for_pools(server: harness.Server, timeout: float = 240.0) -> None:
             return
         time.sleep(1)
     print(f"  (pools not all filled after {timeout:.0f} s)")
+
+
+def server_cpu(server: harness.Server) -> float:
+    """CPU seconds used so far by the class server and its live kernels."""
+    total = 0.0
+    for process in [psutil.Process(server.proc.pid), *server.children()]:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def wait_for_quiet(server: harness.Server, timeout: float = 300.0) -> float:
+    """Wait until the server and its kernels have been idle for a second (prepared kernels ran their notebooks); the seconds waited."""
+    start = time.monotonic()
+    before = server_cpu(server)
+    while time.monotonic() - start < timeout:
+        time.sleep(1.0)
+        now = server_cpu(server)
+        if now - before < 0.05:
+            break
+        before = now
+    return time.monotonic() - start
 
 
 async def visitor(browser, url: str, start: float) -> dict:
@@ -108,14 +135,20 @@ async def step_times(visits: list[dict], steps: int) -> list[float]:
     return times
 
 
-async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int) -> dict:
-    """Start a fresh class server, send n visitors at once (``browsers`` of them in Chromium), measure, stop."""
+async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int, prepared: bool = False) -> dict:
+    """Start a fresh class server, send n visitors at once (``browsers`` of them in Chromium), measure, stop.
+
+    ``prepared``: the teacher named the page and the head count (``--class PAGE=N``), so the server gets n
+    kernels ready for it before the class arrives.
+    """
     from playwright.async_api import async_playwright
 
-    server = harness.start_class_server(preheat=preheat)
+    server = harness.start_class_server(preheat=preheat, extra=[f"--pool={path}={n}"] if prepared else None)
     try:
         if preheat:
             wait_for_pools(server)
+            if prepared:
+                print(f"  ({n} kernels prepared for {path}: quiet after {wait_for_quiet(server):.0f} s)", flush=True)
         else:
             time.sleep(2)
         async with async_playwright() as p:
@@ -186,6 +219,8 @@ def main() -> None:
     parser.add_argument("--also", default="bosk/play.ipynb,mighty_trees/play.ipynb",
                         help="heavier pages also measured, at the smallest and largest N (if they exist)")
     parser.add_argument("--no-preheat", action="store_true")
+    parser.add_argument("--prepared", action="store_true",
+                        help="the teacher prepared the page for the class: N kernels ready for it (--class PAGE=N)")
     parser.add_argument("--browsers", type=int, default=5,
                         help="visitors in Chromium on this machine; the rest are websocket visitors")
     options = parser.parse_args()
@@ -200,7 +235,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     results = []
     for n in sizes:
-        figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers))
+        figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers, options.prepared))
         results.append(figures)
         print(row(figures, results[0] if n != sizes[0] else None), flush=True)
         for error in figures["errors"][:3]:

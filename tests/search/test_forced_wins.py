@@ -294,3 +294,35 @@ def test_every_bot_but_random_takes_a_win_in_one_when_it_has_one(name, bot):
 
 def test_bosk_has_no_win_in_one_to_take_its_last_move_is_the_forced_winter_scoring():
     assert found_wins("bosk", 10, 1) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_aspens_greedy_closes_the_gap(seed):
+    """4. Cascades: GreedyBot takes the Grow Out onto H6 that fills the North and ends the game won."""
+    state = aspens_wall_with_one_gap()
+    assert core.games()["aspens"].bots["greedy"](random.Random(seed)).choose(state) == GrowOut(GAP)
+
+
+GAMES_WITH_OPTIONS = [("aspens", {}), ("aspens", {"cascade_timing": "end-of-turn"}), ("bosk", {"players": 2}),
+                      ("bosk", {"players": 4}), ("mighty_trees", {"players": 2})]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES_WITH_OPTIONS)
+def test_an_engines_own_winning_action_agrees_with_trying_every_move(name, options):
+    """An engine's faster ``winning_action`` gives the generic answer at every decision of seeded random games."""
+    game = core.games()[name].new_game(**options)
+    checked = wins = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player == core.CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+                continue
+            expected = core.first_winning_action(state)
+            assert core.winning_action(state) == expected, str(state)
+            checked, wins = checked + 1, wins + (expected is not None)
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100
+    if name == "aspens":
+        assert wins > 0, "the games reached positions with a win in one"

@@ -164,6 +164,7 @@ __all__ = [
     "replay",
     "random_playout",
     "winning_action",
+    "first_winning_action",
     "step",
     "play",
     "save_json",
@@ -805,8 +806,18 @@ class RandomBot:
 def winning_action(state: State) -> Action | None:
     """A legal action after which the game is over with the mover its only winner (the first in legal order), or None.
 
-    Every bot but RandomBot (the baseline of pure chance) takes such a move when it has one.
+    Every bot but RandomBot (the baseline of pure chance) takes such a move when it has one. An engine may
+    offer its own ``winning_action()`` giving the same answer faster (trying only the moves that can end its
+    game); it is used when present.
     """
+    fast = getattr(state, "winning_action", None)
+    if fast is not None:
+        return fast()
+    return first_winning_action(state)
+
+
+def first_winning_action(state: State) -> Action | None:
+    """:func:`winning_action` by trying every legal action in order (what an engine's faster one must agree with)."""
     me = state.current_player
     if me < 0:
         return None

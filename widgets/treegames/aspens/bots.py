@@ -6,7 +6,8 @@ The heuristic, one placement at a time (no look-ahead beyond the current tree):
   (the rulebook's strategy tip), preferring more empty neighbours.
 * **Growing the starting forests**: the tallest own stack still below 7 trees, so
   production is steady (each tree below 7 adds exactly 1/6 to a space's odds).
-* **Planting**: every legal action gets a value and the best is played:
+* **Planting**: a grow-out that ends the game won (:func:`treegames.core.winning_action`) is played at
+  once; otherwise every legal action gets a value and the best is played:
 
   - grow out: 1 for the space, plus every space a cascade would fill at once,
     plus 0.25 per opponent space next to the target (contesting and blocking the
@@ -65,6 +66,9 @@ class GreedyBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        win = core.winning_action(state)  # a grow-out that fills the board with this bot ahead is taken at once
+        if win is not None:
+            return win
         share = _empty_share(state)
         scored = [(self.value(state, a, share), i) for i, a in enumerate(actions)]
         best = max(v for v, _ in scored)

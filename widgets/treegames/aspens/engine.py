@@ -449,6 +449,30 @@ class AspensState(core.FrozenState):
         ) & empty
         return own | targets
 
+    def winning_action(self) -> Action | None:
+        """:func:`treegames.core.winning_action`, faster: the first grow-out that fills the board with the mover ahead.
+
+        With cascades after each tree (the default), only a grow-out can end the game (Finishing & Scoring: no
+        empty space left): onto the last empty space, or one after which :meth:`_may_seal` says a cascade could
+        fill the rest. Only those are applied. With cascades at the end of the turn the generic search runs.
+        """
+        p = self.current_player
+        if self.game.cascade_timing is not CascadeTiming.EACH_TREE:
+            return core.first_winning_action(self)
+        if p < 0 or self.phase is not _PLANT or self._hand[p] == 0:
+            return None
+        geo = self._geo
+        empty = self._empty()
+        for b in bits(self._out_targets()):
+            left = empty & ~(1 << b)
+            if left and not self._may_seal(p, b, left):
+                continue
+            action = geo.out[b]
+            after = self.apply(action)
+            if after.current_player == TERMINAL and after.winners() == (p,):
+                return action
+        return None
+
     def random_playout(self, rng: random.Random, limit: int) -> AspensState:
         """The game's end under uniformly random play from here: :func:`core.random_playout`, with the same draws.
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from .. import core
 from .actions import Kind, Phase
 from .scoring import summer_points, winter_points
 
@@ -95,7 +96,10 @@ class GreedyBot:
         return "GreedyBot()"
 
     def choose(self, state: BoskState):
-        """The heuristic's action for the player to move."""
+        """The heuristic's action for the player to move (a move that wins the game at once first)."""
+        win = core.winning_action(state)  # only Winter's scoring ends a game: its one action, when it wins
+        if win is not None:
+            return win
         phase = state.phase
         if phase is Phase.SPRING:
             return self._spring(state)

@@ -524,6 +524,12 @@ class BoskState(core.FrozenState):
         s._finish_turn(_SQUIRREL_PLACED)
         return s
 
+    def winning_action(self) -> Action | None:
+        """:func:`treegames.core.winning_action`, faster: only Winter's scoring can end the game (IV. Winter)."""
+        if self.phase is not Phase.WINTER:
+            return None
+        return core.first_winning_action(self)
+
     def _apply_winter(self, action: Action) -> BoskState:
         """IV. Winter: score every region; the game ends."""
         n = self.game.num_players
