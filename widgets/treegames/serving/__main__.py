@@ -15,18 +15,35 @@ import sys
 from pathlib import Path
 
 import psutil
-from tornado.ioloop import IOLoop
+from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Unicode
 from traitlets.config import Config
 from voila.app import Voila
 
+from ..service import wire
 from ..service.codes import shown_code
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on
-from .settings import ClassTooLarge, check_class_memory, game_pool_sizes, use_template_root, voila_config
+from .preparation import ClassService
+from .preparation import service as class_service
+from .settings import (
+    DEFAULT_POOL_SIZE,
+    ClassTooLarge,
+    check_class_memory,
+    game_pool_sizes,
+    use_template_root,
+    voila_config,
+)
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+LESSON_CHECK_SECONDS = 60
+"""How often the server looks for prepared pages whose lesson is over."""
+
+
+def available_mb() -> float:
+    """Memory this machine has free now, in MB (for the teacher's request for more kernels)."""
+    return psutil.virtual_memory().available / 2**20
 
 
 def lan_addresses() -> list[str]:
@@ -59,6 +76,7 @@ class ClassroomVoila(Voila):
     store_url = Unicode("", config=True, help="The table store: postgresql://... (default: SQLite in the data folder).")
     asked_port = None
     mount: Mount | None = None
+    class_service: ClassService | None = None
     _sockets: list = []
 
     def start(self):
@@ -70,13 +88,26 @@ class ClassroomVoila(Voila):
         super().start()
 
     def init_handlers(self) -> list:
-        """The tables' routes first, then Voilà's."""
-        return [*(self.mount.routes if self.mount else []), *super().init_handlers()]
+        """The tables' and the class preparation's routes first, then Voilà's."""
+        routes = []
+        if self.mount is not None:
+            self.class_service = ClassService(None, self.mount.check_teacher, available_mb)
+            routes = [*self.mount.routes,
+                      *wire.routes([class_service(self.class_service)], self.mount.key, self.mount.prefix)]
+        return [*routes, *super().init_handlers()]
 
     def listen(self):
         """Listen on the socket bound in :meth:`start` (pooled kernels handed over finished); announce the URL."""
         self.app.listen = serve_on(self.app, self._sockets)
         hand_over_finished_kernels(self.kernel_manager)
+        preparation = getattr(self.kernel_manager, "preparation", None)
+        if preparation is not None:
+            usual = game_pool_sizes()
+            preparation.remember_start_sizes({page: usual.get(page, DEFAULT_POOL_SIZE)
+                                              for page in preparation.manager.kernel_pools_config if page != "default"})
+            if self.class_service is not None:
+                self.class_service.preparation = preparation
+            PeriodicCallback(preparation.end_idle_lessons, LESSON_CHECK_SECONDS * 1000).start()
         IOLoop.current().add_callback(self.announce)
         super().listen()
 

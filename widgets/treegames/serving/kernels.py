@@ -21,6 +21,7 @@ from tornado import web
 from traitlets import Int
 
 from .limits import LIMITS
+from .preparation import AT_ONCE, LESSON_IDLE_SECONDS, Preparation
 
 
 class ServerFull(web.HTTPError):
@@ -37,9 +38,18 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     max_kernels = Int(LIMITS.max_kernels, config=True,
                       help="Most kernels running at once, counting the ones still starting.")
 
+    prepare_at_once = Int(AT_ONCE, config=True,
+                          help="Pooled kernels started (and their notebooks run) at once when preheating.")
+    lesson_idle_seconds = Int(LESSON_IDLE_SECONDS, config=True,
+                              help="A page prepared for a class goes back to its usual count after this long "
+                                   "with none of its kernels taken.")
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._starting = 0
+        self.preparation: Preparation | None = None
+        if hasattr(self, "_initialize"):  # Voilà's preheating manager: its pools are filled a few at a time
+            self.preparation = Preparation(self, at_once=self.prepare_at_once, idle_seconds=self.lesson_idle_seconds)
 
     def running_and_starting(self) -> int:
         """Kernels running now plus those whose start is under way."""

@@ -15,7 +15,7 @@ import errno
 import os
 import secrets
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tornado import httpserver, netutil
@@ -62,6 +62,8 @@ class Mount:
     prefix: str
     routes: list
     teacher_code: str
+    check_teacher: Callable[..., None]
+    """The tables' teacher check (wrong codes counted), shared by the server's other teacher controls."""
 
     def kernel_env(self, host: str, port: int) -> dict[str, str]:
         """What every kernel needs in its environment to reach the mount over loopback."""
@@ -78,8 +80,9 @@ def open_mount(server_url: str = "/", store_url: str | None = None) -> Mount:
     key = secrets.token_urlsafe(32)
     prefix = server_url.rstrip("/") + "/" + API
     served = {s.name: s for s in services(store)}
-    return Mount(store, key, prefix, wire.routes(list(served.values()), key, prefix),
-                 served["tables"].target.teacher_code)
+    tables = served["tables"].target
+    return Mount(store, key, prefix, wire.routes(list(served.values()), key, prefix), tables.teacher_code,
+                 tables.check_teacher)
 
 
 def serve_on(app, sockets: list[socket.socket]):

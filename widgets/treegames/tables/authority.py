@@ -631,6 +631,14 @@ class Authority:
             self._failures.add(everyone, now)
             raise NotTeacher(refusal)
 
+    def check_teacher(self, teacher_code: object, visitor: str = "") -> None:
+        """NotTeacher unless ``teacher_code`` is the teacher code (wrong ones counted, as for every teacher control).
+
+        For the class server's other teacher controls (getting kernels ready for a class), so one code and one
+        count of wrong guesses guard them all.
+        """
+        self._check_teacher(teacher_code, _visitor(visitor))
+
     def overview(self, teacher_code: str, *, visitor: str = "") -> list[TableView]:
         """Every table as a spectator sees it (newest first), for the teacher."""
         self._check_teacher(teacher_code, _visitor(visitor))
