@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from . import wire
 
-__all__ = ["METHODS", "PageProgress", "PreparationRefused", "PreparationClient", "connect", "page_title"]
+__all__ = ["METHODS", "MOST_PER_PAGE", "PageProgress", "PreparationRefused", "PreparationClient", "connect", "page_title"]
 
 METHODS = ("progress", "prepare")
 """The ``class`` service's calls."""
+MOST_PER_PAGE = 200
+"""The largest count a teacher may ask for one page (the server's ceiling and memory usually say less)."""
 
 
 class PreparationRefused(ValueError):

@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from ..service import wire
-from ..service.preparation import METHODS, PageProgress, PreparationRefused, page_title
+from ..service.preparation import METHODS, MOST_PER_PAGE, PageProgress, PreparationRefused, page_title
 from .settings import KERNEL_MB, RESERVE_MB
 
 __all__ = ["Preparation", "ClassService", "service", "AT_ONCE", "LESSON_IDLE_SECONDS"]
@@ -43,8 +43,6 @@ LESSON_IDLE_SECONDS = 1800
 """A page prepared for a class goes back to its usual count after this long with none of its kernels taken."""
 ROOM_CHECK_SECONDS = 1.0
 """How often a pooled kernel waiting for room under the kernel ceiling looks again."""
-MOST_PER_PAGE = 200
-"""The largest count a teacher may ask for one page (the memory check usually says less)."""
 
 _LOG = logging.getLogger("treegames.serving")
 
