@@ -38,7 +38,7 @@ def test_hint_lists_the_coachs_moves_and_the_h_key_thinks_longer_on_a_phone(brow
             if step_until(page, "Aspen's move"):
                 break
         press(page, "Hint")
-        page.locator(".treegames-hint-moves li").first.wait_for(timeout=WAIT_MS)
+        page.locator(".treegames-hint-moves li", has_text="(the coach's choice)").first.wait_for(timeout=WAIT_MS)
         moves = listed_moves(page)
         assert moves and all(moves), page.locator(".treegames-hint-moves").inner_text()
         legal = {f"seed {cell}" for cell in aspens_seeds()}

@@ -435,7 +435,7 @@ def test_hint_at_a_shared_table_only_where_its_creator_allowed_it(browser, serve
             visitor.page.get_by_text("Hint: allowed (practice)").first.wait_for(timeout=WAIT_MS)
         mover, other, state = to_move(authority, code, {0: a, 1: b})
         press(mover.page, "Hint")
-        mover.page.locator(".treegames-hint-moves li").first.wait_for(timeout=WAIT_MS)
+        mover.page.locator(".treegames-hint-moves li", has_text="(the coach's choice)").first.wait_for(timeout=WAIT_MS)
         lines = hint_lines(mover)
         assert lines and all(lines), mover.page.locator(".treegames-hint-moves").inner_text()
         legal = {str(x) for x in state.legal_actions()}

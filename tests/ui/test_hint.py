@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import harness
@@ -136,3 +138,27 @@ def test_the_h_key_asks_for_a_hint_and_again_thinks_longer():
     assert w.hint_panel.wait(harness.DEADLINE) and w.hint_panel.search.iterations == 48
     w.key("H")
     assert w.hint_panel.wait(harness.DEADLINE) and w.hint_panel.search.iterations == 48 + 96
+
+
+@pytest.mark.parametrize("page", PAGES, ids=["aspens", "bosk", "mighty_trees"])
+def test_the_estimates_so_far_show_while_the_coach_thinks_and_the_final_list_replaces_them(page, monkeypatch):
+    """A person never waits for the whole budget: the first estimates come after the first chunk of playouts."""
+    monkeypatch.setattr(hint, "HINT_BUDGET", Budget(iterations=400))
+    w = page()
+    to_person(w)
+    panel = w.hint_panel
+    shown: list[str] = []
+    real = panel._show
+
+    def recording(*args, **kwargs):
+        real(*args, **kwargs)
+        shown.append(panel.words.value)
+    monkeypatch.setattr(panel, "_show", recording)
+    assert panel.hint() and panel.wait(harness.DEADLINE)
+    live = [words for words in shown if "(still thinking)" in words]
+    assert live, "estimates were shown while the coach thought"
+    first = int(re.search(r"after (\d+) playouts", live[0]).group(1))
+    assert 0 < first < 400
+    assert "so far" in live[0] and "(leading so far)" in live[0] and "(the coach's choice)" not in live[0]
+    final = panel.words.value
+    assert "(still thinking)" not in final and "(the coach's choice)" in final and "after 400 playouts" in final

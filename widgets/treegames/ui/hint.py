@@ -2,7 +2,9 @@
 
 Pressing Hint (or the H key on the board) runs :class:`treegames.search.ParallelSearch`
 (:data:`HINT_TREES` root-parallel trees, the second in a worker process when that pays) for
-the player to move on a background thread, with a progress bar and Cancel.  When it
+the player to move on a background thread, with a progress bar and Cancel.  While it
+thinks, the estimates so far are shown twice a second, the first after a fraction of a
+second ("so far ... (still thinking)", the leader marked "leading so far").  When it
 stops, the top moves are listed with the coach's estimate of the chance to win
 after each (the share of its playouts won), the 95% Wilson interval of that share
 and the number of playouts, in the engine's notation ("seed K6: wins 64% (58–70%) of
@@ -30,6 +32,7 @@ At a table without hints the button stays in its place, marked off, and says why
 from __future__ import annotations
 
 import random
+import time
 from enum import StrEnum
 from typing import Any
 
@@ -42,7 +45,7 @@ from .jobs import JobPanel
 from .scene import Polygons, Scene, as_points
 from .text import escape, plural
 
-__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "HINT_TREES", "TOP_MOVES", "HINT_OFF"]
+__all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "HINT_TREES", "TOP_MOVES", "HINT_OFF", "LIVE_SECONDS"]
 
 HINT_BUDGET = Budget(iterations=400, seconds=10.0)
 """What one press of Hint spends: 400 playouts, or 10 seconds if that comes first."""
@@ -56,6 +59,10 @@ would take over a second (see treegames.search.parallel), so a long hint takes a
 
 TOP_MOVES = 5
 """How many moves the panel lists."""
+
+LIVE_SECONDS = 0.5
+"""While the coach thinks, the estimates so far are shown this often (the first after its first chunk of
+playouts, a fraction of a second), so a person never waits for the whole budget to see an answer."""
 
 HINT_OFF = "Hint is off at this table; the table's creator can allow it when creating the table."
 """What a press of Hint (or H) says at a shared table created without hints."""
@@ -215,13 +222,30 @@ class HintPanel(JobPanel):
             self._show(cancelled=cancelled)
             self._redraw()
 
+        self._next_live = 0.0
+
+        def progress(report: Progress) -> None:
+            self._on_progress(report)
+            self._live(search, report)
+
         return self._launch("treegames-hint", "The coach is thinking…",
-                            lambda cancel: search.think(budget, cancel=cancel, progress=self._on_progress), done,
+                            lambda cancel: search.think(budget, cancel=cancel, progress=progress), done,
                             "The coach could not think about this position (an error was logged).")
 
     def _on_progress(self, report: Progress) -> None:
         """From the search thread: move the bar."""
         self.progress.value = report.fraction
+
+    def _live(self, search: ParallelSearch, report: Progress) -> None:
+        """From the search thread, at most every LIVE_SECONDS: the estimates so far (read in the thread that grows them)."""
+        now = time.monotonic()
+        if report.finished or now < self._next_live:
+            return
+        self._next_live = now + LIVE_SECONDS
+        rows = [row for row in search.statistics() if row.visits][:TOP_MOVES]
+        with self._lock:
+            if search is self.search and self.is_busy() and rows:
+                self._show(rows=rows, iterations=search.iterations, thinking=True)
 
     def _reset_buttons(self) -> None:
         """Buttons for a panel that is not thinking."""
@@ -300,17 +324,21 @@ class HintPanel(JobPanel):
             return []
         return [row for row in self.search.statistics() if row.visits][:TOP_MOVES]
 
-    def _show(self, cancelled: bool = False) -> None:
-        """List the top moves with their estimates."""
+    def _show(self, cancelled: bool = False, rows: list[MoveStats] | None = None, iterations: int | None = None,
+              thinking: bool = False) -> None:
+        """List the top moves with their estimates (``thinking``: the ones so far, while the search goes on)."""
         search = self.search
         if search is None:
             return
         who = escape(self.owner.player_name(search.player))
-        head = (f"<b>The coach's estimates for {who}</b> after {plural(search.iterations, 'playout')}"
-                + (" (cancelled)" if cancelled else "") + ":")
+        iterations = search.iterations if iterations is None else iterations
+        so_far = " so far" if thinking else ""
+        head = (f"<b>The coach's estimates{so_far} for {who}</b> after {plural(iterations, 'playout')}"
+                + (" (cancelled)" if cancelled else "") + (" (still thinking)" if thinking else "") + ":")
         items = []
-        for index, row in enumerate(self.top_moves()):
-            mark = " <b>(the coach's choice)</b>" if index == 0 else ""
+        for index, row in enumerate(self.top_moves() if rows is None else rows):
+            leading = " <b>(leading so far)</b>" if thinking else " <b>(the coach's choice)</b>"
+            mark = leading if index == 0 else ""
             items.append(f"<li title='{escape(row.description)}'>{escape(row.text())}{mark}"
                          f"<br><span style='font-size:12px;color:{palette.MUTED_INK}'>"
                          f"{escape(row.description)}</span></li>")
