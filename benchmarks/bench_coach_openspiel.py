@@ -9,6 +9,8 @@ Mighty Trees' hidden cards, so that game is left out) it
 * measures each searcher's simulations per second on positions from GreedyBot games;
 * gives both the same thinking time per position and counts how often they choose
   the same move;
+* gives both the same number of playouts (simulations) per position and counts the same, beside how often
+  our own search agrees with itself under another seed (what noise alone allows);
 * plays a short seat-swapped match at that thinking time per move (Bosk only:
   Aspens games are long) and gives our coach's share of decided games with its
   95% Wilson interval.
@@ -85,6 +87,25 @@ def agreement(name: str, players: int, states: list, seconds: float, ours_rate: 
           flush=True)
 
 
+def agreement_at_playouts(name: str, players: int, states: list, playouts: int) -> None:
+    """How often both searchers choose the same move with the same number of playouts (simulations), beside how
+    often our own search agrees with itself under another seed (the agreement that noise alone allows)."""
+    game = pyspiel.load_game(f"{adapter.short_name(name)}(players={players})" if name == "bosk"
+                             else adapter.short_name(name))
+    same = ours_again = 0
+    for i, state in enumerate(states):
+        first, second = Search(state, random.Random(i)), Search(state, random.Random(10_000 + i))
+        first.think(Budget(iterations=playouts))
+        second.think(Budget(iterations=playouts))
+        spiel = spiel_state(game, state)
+        theirs = spiel_bot(game, playouts, i).step(spiel)
+        same += str(first.best()) == spiel.action_to_string(spiel.current_player(), theirs)
+        ours_again += first.best() == second.best()
+    print(f"peer {name} {players}p at equal playouts ({playouts} each): the same move as OpenSpiel's MCTS in {same} of "
+          f"{len(states)} positions; our search with another seed agrees with itself in {ours_again} of {len(states)}",
+          flush=True)
+
+
 class SpielAsBot:
     """OpenSpiel's MCTS behind our bot protocol."""
 
@@ -131,6 +152,7 @@ def main() -> None:
         print(f"peer {name} {players}p: ours {ours:.0f} playouts/s, OpenSpiel MCTS {theirs:.0f} simulations/s",
               flush=True)
         agreement(name, players, states, seconds, ours, theirs)
+        agreement_at_playouts(name, players, states, 100 if quick else 200)
         if name == "bosk":
             match(players, 4 if quick else 40, seconds, ours, theirs)
 
