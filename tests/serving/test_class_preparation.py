@@ -73,12 +73,18 @@ async def settle(preparation: Preparation, page: str, ready: int) -> PageProgres
     return preparation.page_progress(page)
 
 
+def asked_for(page: str, size: int, at_once: int = 1) -> tuple[Pool, Preparation]:
+    """A model pool with ``size`` kernels asked for ``page``, being prepared ``at_once`` at a time (on a running loop)."""
+    pool = Pool()
+    preparation = Preparation(pool, at_once=at_once)
+    pool.kernel_pools_config[page] = {"pool_size": size}
+    pool.fill_if_needed(notebook_name=page)
+    return pool, preparation
+
+
 def test_a_class_of_kernels_is_prepared_one_at_a_time_and_progress_counts_them():
     async def prepare():
-        pool = Pool()
-        preparation = Preparation(pool, at_once=1)
-        pool.kernel_pools_config["aspens/play.ipynb"] = {"pool_size": 6}
-        pool.fill_if_needed(notebook_name="aspens/play.ipynb")
+        pool, preparation = asked_for("aspens/play.ipynb", 6)
         early = preparation.page_progress("aspens/play.ipynb")
         done = await settle(preparation, "aspens/play.ipynb", 6)
         return pool.peak, early, done
@@ -91,10 +97,7 @@ def test_a_class_of_kernels_is_prepared_one_at_a_time_and_progress_counts_them()
 
 def test_two_at_once_when_the_machine_has_the_cores_for_it():
     async def prepare():
-        pool = Pool()
-        preparation = Preparation(pool, at_once=2)
-        pool.kernel_pools_config["bosk/play.ipynb"] = {"pool_size": 5}
-        pool.fill_if_needed(notebook_name="bosk/play.ipynb")
+        pool, preparation = asked_for("bosk/play.ipynb", 5, at_once=2)
         await settle(preparation, "bosk/play.ipynb", 5)
         return pool.peak
     assert asyncio.run(prepare()) == 2
@@ -120,10 +123,7 @@ def test_a_refill_waits_for_room_under_the_kernel_ceiling_instead_of_failing(mon
 
 def test_a_page_takes_a_prepared_kernel_and_the_refill_follows():
     async def visit():
-        pool = Pool()
-        preparation = Preparation(pool, at_once=1)
-        pool.kernel_pools_config["p.ipynb"] = {"pool_size": 2}
-        pool.fill_if_needed(notebook_name="p.ipynb")
+        pool, preparation = asked_for("p.ipynb", 2)
         await settle(preparation, "p.ipynb", 2)
         _task, _cache, kernel = await pool.get_rendered_notebook("p.ipynb")
         taken = "p.ipynb" in preparation.last_taken
