@@ -39,7 +39,7 @@ __all__ = ["Preparation", "ClassService", "service", "AT_ONCE", "LESSON_IDLE_SEC
 
 AT_ONCE = max(1, (os.cpu_count() or 2) - 1)
 """Pooled kernels started (and their notebooks run) at the same time: one core stays for the open pages."""
-LESSON_IDLE_SECONDS = 1800
+LESSON_IDLE_SECONDS = 5400
 """A page prepared for a class goes back to its usual count after this long with none of its kernels taken."""
 ROOM_CHECK_SECONDS = 1.0
 """How often a pooled kernel waiting for room under the kernel ceiling looks again."""
