@@ -262,6 +262,8 @@ def test_the_class_asked_for_at_start_is_prepared_and_the_log_counts_it(served):
 def test_the_teacher_asks_for_more_kernels_while_the_server_runs_and_a_wrong_code_changes_nothing(served):
     server, data = served
     client = kernel_client(server)
+    harness.wait_until(lambda: all(p.is_ready() for p in client.progress()), step=0.3,
+                       what="every page's kernels ready before counting them")
     before = progress_of(client, "other.ipynb")
     with pytest.raises(PreparationRefused, match="not the teacher code"):
         client.prepare("WRONG-CODE", "other.ipynb", 4)
