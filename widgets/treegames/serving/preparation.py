@@ -233,7 +233,7 @@ class ClassService:
         """Keep ``count`` kernels ready for ``page`` (needs the teacher code)."""
         preparation = self._need()
         if not isinstance(page, str):
-            raise PreparationRefused("The page must be named by its path, e.g. aspens/play.ipynb.")
+            raise PreparationRefused("The page must be named by its path in the served folder, ending in .ipynb.")
         try:
             self.check_teacher(teacher_code, visitor or "class-kernel")
         except ValueError as err:
