@@ -111,7 +111,7 @@ class Preparation:
         """A pooled kernel ran its notebook: give the turn on, and say how the page's preparation stands."""
         turns.release()
         progress = self.page_progress(page)
-        if progress.asked > self.usual.get(page, progress.asked) or progress.asked > 1:
+        if progress.asked > 1:  # a page kept ready for more than one visitor: its count is worth a line
             if self.announced.get(page) != progress.ready:
                 self.announced[page] = progress.ready
                 self.log.info("Getting the class ready: %s", progress.sentence())
