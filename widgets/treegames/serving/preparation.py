@@ -193,7 +193,7 @@ class Preparation:
             for kernel_id in surplus:
                 await self.manager.shutdown_kernel(kernel_id)
             self.log.info("The lesson on %s is over: %d unused kernels stopped, %d kept ready",
-                      page_title(page), len(surplus), len(pool))
+                          page_title(page), len(surplus), len(pool))
             del self.usual[page]
             ended.append(page)
         return ended

@@ -117,10 +117,12 @@ class ClassPreparation(widgets.VBox):
     # ------------------------------------------------------------ following
 
     def follow(self, page: str) -> None:
-        """Ask the server every second (in a daemon thread) until the page's kernels are all ready."""
+        """Ask the server every second (in a daemon thread) until the page's kernels are all ready.
+
+        A thread following another page is told to stop, not waited for (each has its own stop event), so
+        the kernel's loop never blocks on a slow answer.
+        """
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=EVERY_SECONDS * 3)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, args=(page, self._stop), name="treegames-prepare",
                                         daemon=True)

@@ -105,6 +105,7 @@ class HintPanel(JobPanel):
         self.search: ParallelSearch | None = None
         self.searched: Any = None  # the state the search is about
         self.choice_place: str | None = None
+        self._next_live = 0.0  # when the estimates so far may be shown again (time.monotonic)
         self._off = False  # True while the page is at a shared table without hints
         self.hint_button = widgets.Button(description="Hint", tooltip=TOOLTIP,
                                           layout=widgets.Layout(width="auto"))
@@ -242,7 +243,7 @@ class HintPanel(JobPanel):
         if report.finished or now < self._next_live:
             return
         self._next_live = now + LIVE_SECONDS
-        rows = [row for row in search.statistics() if row.visits][:TOP_MOVES]
+        rows = self.top_moves(search)
         with self._lock:
             if search is self.search and self.is_busy() and rows:
                 self._show(rows=rows, iterations=search.iterations, thinking=True)
@@ -318,11 +319,12 @@ class HintPanel(JobPanel):
 
     # ------------------------------------------------------------ words
 
-    def top_moves(self) -> list[MoveStats]:
-        """The coach's best moves so far (most playouts first), at most TOP_MOVES, tried ones only."""
-        if self.search is None:
+    def top_moves(self, search: ParallelSearch | None = None) -> list[MoveStats]:
+        """The best moves so far of ``search`` (default: the panel's), most playouts first, at most TOP_MOVES, tried ones only."""
+        search = self.search if search is None else search
+        if search is None:
             return []
-        return [row for row in self.search.statistics() if row.visits][:TOP_MOVES]
+        return [row for row in search.statistics() if row.visits][:TOP_MOVES]
 
     def _show(self, cancelled: bool = False, rows: list[MoveStats] | None = None, iterations: int | None = None,
               thinking: bool = False) -> None:
