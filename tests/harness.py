@@ -22,6 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -447,8 +448,15 @@ def frame_cost(view, frames: int) -> tuple[float, float]:
 
 
 def canvas_stats(page, index: int = 0) -> dict | None:
-    """Size, count of non-white pixels and a hash of the index-th large canvas on the page."""
-    return page.evaluate(CANVAS_STATS_JS, index)
+    """Size, count of non-white pixels and a hash of the index-th large canvas on the page.
+
+    None while the page is between two documents (a waiting page opening the real one: issue 34's line)."""
+    try:
+        return page.evaluate(CANVAS_STATS_JS, index)
+    except PlaywrightError as error:
+        if "context was destroyed" in str(error) or "navigation" in str(error):
+            return None
+        raise
 
 
 def pixel(page, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]:

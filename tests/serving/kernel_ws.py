@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 import time
 import urllib.request
 import uuid
@@ -24,6 +25,7 @@ from treegames.serving.frames import pack_v1_frame
 
 V1 = "v1.kernel.websocket.jupyter.org"
 KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+TICKET = re.compile(r'<meta name="treegames-ticket" content="([^"]+)"')
 
 
 @dataclass
@@ -34,19 +36,73 @@ class Page:
     kernel_id: str
     cookies: str
     html: str
+    waited: list[str] = field(default_factory=list)
+    """What the waiting page said while the page waited its turn (empty when it opened at once)."""
 
 
-def fetch_page(base: str, path: str, timeout: float = 180.0) -> Page:
-    """GET a /voila/render page as a browser would and find its kernel id."""
+def waiting_status_url(html: str) -> str | None:
+    """Where a waiting page asks about its turn (None for a real page)."""
+    found = re.search(r"ask_url = (\"[^\"]+\")", html)
+    return json.loads(found.group(1)) if found and TICKET.search(html) else None
+
+
+def fetch_page(base: str, path: str, timeout: float = 180.0, poll: float = 0.5, first: str | None = None) -> Page:
+    """GET a /voila/render page as a browser would and find its kernel id.
+
+    A page that must wait its turn (the class server's waiting page) is followed as its script does: ask
+    where it stands every ``poll`` seconds, then open the page with its ticket; what it said is kept.
+    ``first``: the page's first answer, already fetched (a waiting page to follow from there)."""
     jar = CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    with opener.open(f"{base}{path}", timeout=timeout) as answer:
-        html = answer.read().decode()
+    deadline = time.monotonic() + timeout
+    waited: list[str] = []
+    if first is None:
+        with opener.open(f"{base}{path}", timeout=timeout) as answer:
+            first = answer.read().decode()
+    html = first
+    while (ask := waiting_status_url(html)) is not None and time.monotonic() < deadline:
+        waited.append(re.search(r'id="loading_text"[^>]*>([^<]*)<', html).group(1))
+        while time.monotonic() < deadline:
+            with opener.open(f"{base}{ask}", timeout=timeout) as answer:
+                turn = json.loads(answer.read())
+            if turn["ready"]:
+                break
+            waited.append(turn["words"])
+            ask = turn["status"]
+            time.sleep(poll)  # not a wait for a condition: the waiting page's own pace between questions
+        with opener.open(f"{base}{turn['page']}", timeout=timeout) as answer:
+            html = answer.read().decode()
     found = KERNEL_ID.search(html)
     if not found:
         raise AssertionError(f"no kernel id in {path}: {html[-500:]}")
     cookies = "; ".join(f"{c.name}={c.value}" for c in jar)
-    return Page(base, found.group(1), cookies, html)
+    return Page(base, found.group(1), cookies, html, waited)
+
+
+HOLD = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "hold", "metadata": {}, "outputs": [],
+               "source": ["import os, pathlib, time\n",
+                          "while not pathlib.Path(os.environ['TREEGAMES_TEST_GATE']).exists():\n",
+                          "    time.sleep(0.05)\n",
+                          "print('opened')"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+"""A page whose notebook runs until the test opens the gate: the first visitor holds the one slot while the test looks."""
+
+HOLD_PATH = "/voila/render/hold.ipynb"
+"""Where the class server serves HOLD (saved as hold.ipynb at its root)."""
+
+
+def fetch_in_thread(base: str, results: dict, key: int, first: str | None = None) -> threading.Thread:
+    """Fetch the held page as a browser would (following its waiting page, ``first`` if given) in a thread of
+    its own; ``results[key]`` is then (the Page, when it came, on the monotonic clock)."""
+    def fetch() -> None:
+        page = fetch_page(base, HOLD_PATH, poll=0.1, first=first)
+        results[key] = (page, time.monotonic())
+    thread = threading.Thread(target=fetch)
+    thread.start()
+    return thread
 
 
 def get_ms(url: str, timeout: float = 5.0) -> float:

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import psutil
 from tornado.ioloop import IOLoop, PeriodicCallback
-from traitlets import Unicode
+from traitlets import Int, Unicode
 from traitlets.config import Config
 from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
 
 from ..service import wire
 from ..service.codes import shown_code
+from .arrivals import SLOTS, STATUS_PATH, ArrivalQueue, ArrivalsHandler, QueuedVoilaHandler
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
 from .mount import Mount, bind_first_free, open_mount, serve_on
@@ -74,9 +76,13 @@ class ClassroomVoila(Voila):
     """Voilà with the tables mounted, kernels told where they are, and the real URL printed once listening."""
 
     store_url = Unicode("", config=True, help="The table store: postgresql://... (default: SQLite in the data folder).")
+    arrivals_at_once = Int(SLOTS, config=True,
+                           help="Pages starting their own kernel at once; the others wait their turn on a small "
+                                "waiting page (0: no line, every page starts at once).")
     asked_port = None
     mount: Mount | None = None
     class_service: ClassService | None = None
+    arrivals: ArrivalQueue | None = None
     _sockets: list = []
 
     def start(self):
@@ -88,13 +94,19 @@ class ClassroomVoila(Voila):
         super().start()
 
     def init_handlers(self) -> list:
-        """The tables' and the class preparation's routes first, then Voilà's."""
+        """The tables' and the class preparation's routes first, then Voilà's, its pages taking turns."""
         routes = []
         if self.mount is not None:
             self.class_service = ClassService(None, self.mount.check_teacher, available_mb)
             routes = [*self.mount.routes,
                       *wire.routes([class_service(self.class_service)], self.mount.key, self.mount.prefix)]
-        return [*routes, *super().init_handlers()]
+        voila = super().init_handlers()
+        if self.arrivals_at_once > 0:
+            self.arrivals = ArrivalQueue(self.arrivals_at_once)
+            voila = [(r[0], QueuedVoilaHandler, {**r[2], "arrivals": self.arrivals})
+                     if len(r) > 2 and r[1] is TornadoVoilaHandler else r for r in voila]
+            routes.append((f"{self.server_url.rstrip('/')}/{STATUS_PATH}", ArrivalsHandler, {"arrivals": self.arrivals}))
+        return [*routes, *voila]
 
     def listen(self):
         """Listen on the socket bound in :meth:`start` (pooled kernels handed over finished); announce the URL."""
