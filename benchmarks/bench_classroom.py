@@ -1,7 +1,12 @@
 """A class arriving at once: N visitors open the same dashboard together on the class server (loopback).
 
 Run: python benchmarks/bench_classroom.py [--quick] [--sizes 1,10,20,30] [--page aspens/play.ipynb] [--no-preheat]
-       [--browsers 5] [--prepared]
+       [--browsers 5] [--prepared] [--no-line]
+Unprepared (issue 34: ``--sizes 30 --browsers 2``): pages beyond the pool take turns on the server's waiting page
+(``--no-line``: they all start at once, as before); each row is followed by the processor-sharing floor
+(N / cores x one kernel's imports, measured here: ipykernel and the notebook's import lines in a fresh
+Python) and the median delivery against it (target <= 2x), and how long after the median delivery the
+Chromium pages painted (target <= 10 s).
 ``--prepared``: the teacher prepared the page for the class (``--class PAGE=N``): the server gets N kernels
 ready for it, and the visitors come once its log says all N are ready (issue 34's "prepared page" target:
 median first paint <= 3 s, p95 <= 6 s, for 28 protocol visitors and 2 Chromium pages).
@@ -22,11 +27,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -73,19 +82,29 @@ def wait_for_prepared(server: harness.Server, path: str, n: int, timeout: float 
     return time.monotonic() - start
 
 
-async def visitor(browser, url: str, start: float) -> dict:
-    """One visitor: open the page, note progress text, wait for the first drawn canvas."""
+async def open_tab(browser) -> tuple:
+    """A Chromium tab opened before the class arrives (a visitor's browser is running before they type the address)."""
     context = await browser.new_context(viewport=harness.VIEWPORT)
-    page = await context.new_page()
+    return context, await context.new_page()
+
+
+async def visitor(tab: tuple, url: str, start: float) -> dict:
+    """One visitor: open the page, note progress text (Voila's, or the waiting page's), wait for the first drawn canvas."""
+    context, page = tab
     result = {"page": page, "context": context, "drawn": None, "progress": set()}
     try:
         await page.goto(url, wait_until="commit", timeout=PAGE_TIMEOUT * 1000)
         while time.monotonic() - start < PAGE_TIMEOUT:
-            stats = await page.evaluate(harness.CANVAS_STATS_JS, 0)
+            try:
+                stats = await page.evaluate(harness.CANVAS_STATS_JS, 0)
+                text = await page.evaluate(PROGRESS_JS)
+            except Exception as error:  # the waiting page opening the real one: look again
+                if "context was destroyed" not in str(error) and "navigation" not in str(error):
+                    raise
+                stats, text = None, None
             if stats and stats["inked"] >= INKED:
                 result["drawn"] = time.monotonic() - start
                 break
-            text = await page.evaluate(PROGRESS_JS)
             if text:
                 result["progress"].add(text.strip())
             await asyncio.sleep(0.25)
@@ -94,11 +113,16 @@ async def visitor(browser, url: str, start: float) -> dict:
     return result
 
 
-async def socket_visitor(base: str, path: str, start: float) -> dict:
-    """A visitor whose browser runs elsewhere: the server does the same work (page, kernel, widgets)."""
+async def socket_visitor(base: str, path: str, start: float, threads: ThreadPoolExecutor) -> dict:
+    """A visitor whose browser runs elsewhere: the server does the same work (page, kernel, widgets).
+
+    Its page is fetched in a thread of its own (asyncio's default pool would let only a few fetch at once),
+    following the waiting page as its script would."""
     result = {"drawn": None, "progress": {"Running"}, "socket": None}
     try:
-        page = await asyncio.to_thread(kernel_ws.fetch_page, base, f"/voila/render/{path}", PAGE_TIMEOUT)
+        page = await asyncio.get_running_loop().run_in_executor(
+            threads, kernel_ws.fetch_page, base, f"/voila/render/{path}", PAGE_TIMEOUT)
+        result["waited"] = bool(page.waited)
         result["socket"] = socket = await kernel_ws.connect(page, timeout=PAGE_TIMEOUT)
         states = await socket.widget_states(timeout=PAGE_TIMEOUT)
         if kernel_ws.canvases(states) and "Running" in page.html:
@@ -124,7 +148,8 @@ async def step_times(visits: list[dict], steps: int) -> list[float]:
     return times
 
 
-async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int, prepared: bool = False) -> dict:
+async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int, prepared: bool = False,
+                    line: bool = True) -> dict:
     """Start a fresh class server, send n visitors at once (``browsers`` of them in Chromium), measure, stop.
 
     ``prepared``: the teacher named the page and the head count (``--class PAGE=N``), so the server gets n
@@ -132,7 +157,8 @@ async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int,
     """
     from playwright.async_api import async_playwright
 
-    server = harness.start_class_server(preheat=preheat, extra=[f"--pool={path}={n}"] if prepared else None)
+    extra = ([f"--pool={path}={n}"] if prepared else []) + ([] if line else ["--ClassroomVoila.arrivals_at_once=0"])
+    server = harness.start_class_server(preheat=preheat, extra=extra)
     try:
         if preheat:
             wait_for_pools(server)
@@ -144,11 +170,14 @@ async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int,
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(harness.CHROMIUM), headless=True,
                                               args=harness.CHROMIUM_ARGS)
-            start = time.monotonic()
             in_chromium = min(n, browsers)
+            tabs = [await open_tab(browser) for _ in range(in_chromium)]
+            threads = ThreadPoolExecutor(max_workers=max(1, n - in_chromium))
+            start = time.monotonic()
             visits = await asyncio.gather(
-                *[visitor(browser, f"{server.base}/voila/render/{path}", start) for _ in range(in_chromium)],
-                *[socket_visitor(server.base, path, start) for _ in range(n - in_chromium)])
+                *[visitor(tab, f"{server.base}/voila/render/{path}", start) for tab in tabs],
+                *[socket_visitor(server.base, path, start, threads) for _ in range(n - in_chromium)])
+            threads.shutdown()
             rss = server.kernel_rss()
             steps_ms = await step_times(visits, steps)
             errors = [v["error"] for v in visits if "error" in v]
@@ -158,12 +187,41 @@ async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int,
             await browser.close()
         drawn = [v["drawn"] for v in visits if v["drawn"] is not None]
         painted = [v["drawn"] for v in visits if v["drawn"] is not None and "page" in v]
-        progress = sum(1 for v in visits if "page" in v and any("Executing" in t or "Running" in t
+        progress = sum(1 for v in visits if "page" in v and any(re.search(r"Executing|Running|ahead of yours|is next", t)
                                                                  for t in v["progress"]))
         return {"n": n, "drawn": drawn, "painted": painted, "browsers": in_chromium, "progress": progress,
-                "steps": steps_ms, "rss": rss, "errors": errors}
+                "steps": steps_ms, "rss": rss, "errors": errors, "waited": sum(1 for v in visits if v.get("waited"))}
     finally:
         server.stop()
+
+
+def import_seconds(path: str, runs: int = 3) -> float:
+    """CPU seconds one kernel spends on its imports for ``path`` (ipykernel and the notebook's import lines), median of runs."""
+    cells = json.loads((harness.NOTEBOOKS / path).read_text())["cells"]
+    lines = [line for c in cells if c["cell_type"] == "code" for line in "".join(c["source"]).splitlines()
+             if line.startswith(("import ", "from "))]
+    code = "\n".join(["import ipykernel.kernelapp", *lines])
+    spent = []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=harness.NOTEBOOKS / os.path.dirname(path))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(spent)
+
+
+def floor_line(figures: dict, imports: float) -> str:
+    """The processor-sharing floor (N / cores x one kernel's imports) and how the class did against it."""
+    cores = os.cpu_count() or 1
+    floor = figures["n"] / cores * imports
+    drawn, painted = figures["drawn"], figures["painted"]
+    text = f"    floor: {figures['n']} / {cores} cores x {imports:.2f} s imports = {floor:.1f} s"
+    if drawn:
+        med = statistics.median(drawn)
+        text += f"; median delivery {med:.1f} s = {med / floor:.2f}x the floor"
+        if painted:
+            text += f"; Chromium first paint median {statistics.median(painted) - med:+.1f} s after the median delivery"
+    return text + f"; {figures.get('waited', 0)} protocol visitors waited their turn on the waiting page"
 
 
 def row(figures: dict, base: dict | None) -> str:
@@ -212,6 +270,8 @@ def main() -> None:
     parser.add_argument("--no-preheat", action="store_true")
     parser.add_argument("--prepared", action="store_true",
                         help="the teacher prepared the page for the class: N kernels ready for it (--class PAGE=N)")
+    parser.add_argument("--no-line", action="store_true",
+                        help="every page that needs a kernel starts it at once (no waiting page): the old behaviour")
     parser.add_argument("--browsers", type=int, default=5,
                         help="visitors in Chromium on this machine; the rest are websocket visitors")
     options = parser.parse_args()
@@ -225,10 +285,13 @@ def main() -> None:
           "| Chromium first paint median s | max s | Step->redraw median ms | p95 ms | kernel memory MB | vs N=1 |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     results = []
+    imports = import_seconds(options.page)
     for n in sizes:
-        figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers, options.prepared))
+        figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers, options.prepared,
+                                        not options.no_line))
         results.append(figures)
         print(row(figures, results[0] if n != sizes[0] else None), flush=True)
+        print(floor_line(figures, imports), flush=True)
         for error in figures["errors"][:3]:
             print(f"    page error: {error}")
     print(capacity(results))

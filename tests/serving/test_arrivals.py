@@ -99,6 +99,18 @@ def test_an_unknown_or_forged_ticket_is_worth_nothing_but_a_place_at_the_back():
     assert forged.ahead == 1 and queue.status(first.ticket).ahead == 0
 
 
+def test_a_page_that_opens_another_way_gives_up_its_place_and_its_kept_slot():
+    queue, _ = line()
+    queue.arrive()
+    kept, behind, last = queue.arrive(), queue.arrive(), queue.arrive()
+    queue.finish()
+    assert queue.status(kept.ticket).ready
+    queue.leave(kept.ticket)  # a preheated kernel was ready when it came with its ticket
+    assert queue.status(behind.ticket).ready, "the kept slot went to the next page at once"
+    queue.leave(last.ticket)
+    assert last.ticket not in queue.waiting and queue.busy() == 1
+
+
 def test_the_estimate_follows_the_renders_timed_so_far():
     queue, _ = line(slots=2)
     for _ in range(5):

@@ -19,7 +19,9 @@ Our design, where Voilà is silent:
   claims the slot kept for it. A ticket not asked about for :data:`GONE_SECONDS` (the tab was closed) is
   dropped, and a slot kept for a ticket that is not claimed in :data:`CLAIM_SECONDS` passes to the next.
 * **An unknown or stale ticket joins the back of the line**: a ticket is worth nothing but its place.
-* **Pages served from a pool skip the line**: their kernel has run its notebook already.
+* **Pages served from a pool skip the line** when the pool has a kernel that has run its notebook. A pool
+  still refilling (one kernel at a time, :mod:`.preparation`) does not make a page wait behind it: the
+  page takes its turn in the line and starts a kernel of its own, unless a pooled kernel is ready by then.
 * **A full line is refused** like a full server (HTTP 503, :data:`MOST_WAITING`).
 """
 
@@ -122,6 +124,13 @@ class ArrivalQueue:
         self.waiting[ticket] = self.clock()
         ahead = list(self.waiting).index(ticket) + len(self.kept)
         return Turn(ticket=ticket, ahead=ahead, seconds=self.estimate(ahead))
+
+    def leave(self, ticket: str | None) -> None:
+        """A page with ``ticket`` opened another way (a preheated kernel was ready): its place or kept slot goes on."""
+        if ticket:
+            self.waiting.pop(ticket, None)
+            self.kept.pop(ticket, None)
+        self.tidy()
 
     def finish(self, seconds: float | None = None) -> None:
         """A render ended (it took ``seconds``, when timed): its slot goes to the next in line."""
@@ -238,20 +247,36 @@ class QueuedVoilaHandler(TornadoVoilaHandler):
     def initialize(self, arrivals: ArrivalQueue | None = None, **kwargs):
         """Voilà's own settings, and the line shared by the server's pages."""
         self.arrivals = arrivals
+        self.notebook = ""
         super().initialize(**kwargs)
 
-    def has_pooled_kernel(self, notebook: str) -> bool:
-        """Whether a preheated kernel waits for this notebook (then the page skips the line)."""
-        pools = getattr(self.kernel_manager, "_pools", None) or {}
-        return bool(pools.get(notebook)) and not (self.get_argument("template", None) or self.get_argument("theme", None))
+    def has_ready_kernel(self, notebook: str) -> bool:
+        """Whether a preheated kernel that has run its whole notebook waits for this page (then it skips the line)."""
+        if self.get_argument("template", None) or self.get_argument("theme", None):
+            return False
+        pool = (getattr(self.kernel_manager, "_pools", None) or {}).get(notebook) or []
+        if not pool or not pool[0].done() or pool[0].cancelled() or pool[0].exception() is not None:
+            return False
+        render = pool[0].result().get("task")
+        return render is None or render.done()
+
+    def should_use_rendered_notebook(self, *args, **kwargs) -> bool:
+        """Voilà's choice of a preheated kernel; with the line on, only one that is ready (else a turn and a kernel
+        of the page's own, rather than a wait behind the pool's refills, which run one at a time)."""
+        use = super().should_use_rendered_notebook(*args, **kwargs)
+        return use and (self.arrivals is None or self.has_ready_kernel(self.notebook or ""))
 
     @web.authenticated
     async def get(self, path=None):
         """Render at once when a slot is free or the pool has a kernel; otherwise answer the waiting page."""
-        notebook = self.notebook_path or path or ""
-        if self.arrivals is None or not notebook.endswith(".ipynb") or self.has_pooled_kernel(notebook):
+        notebook = self.notebook = self.notebook_path or path or ""
+        if self.arrivals is None or not notebook.endswith(".ipynb"):
             return await super().get(path)
-        turn = self.arrivals.arrive(self.get_argument(TICKET, None))
+        ticket = self.get_argument(TICKET, None)
+        if self.has_ready_kernel(notebook):
+            self.arrivals.leave(ticket)
+            return await super().get(path)
+        turn = self.arrivals.arrive(ticket)
         if turn.ready:  # its turn came as it joined: on to the page with the ticket at once
             self.redirect(with_ticket(self.request.uri, turn.ticket))
             return None
@@ -265,7 +290,10 @@ class QueuedVoilaHandler(TornadoVoilaHandler):
         try:
             return await super().get(path)
         finally:
-            self.arrivals.finish(time.monotonic() - started)
+            seconds = time.monotonic() - started
+            self.arrivals.finish(seconds)
+            self.log.info("Opened %s in %.1f s with a kernel of its own; %d still waiting", notebook, seconds,
+                          len(self.arrivals.waiting))
 
 
 class ArrivalsHandler(web.RequestHandler):
