@@ -1,7 +1,8 @@
 """Aspens play dashboard figures: Python frame cost mid-game, page load, click/Step to redrawn board, auto-play rate.
 
 Run: python benchmarks/bench_aspens_ui.py [--quick]
-Targets (issue 4): click to redrawn board <= 100 ms median; Python-side frame <= 1 ms;
+Targets (issue 4): click to redrawn board <= 100 ms median; Python-side frame <= 1 ms; (issue 34) Step and a
+click on the board redrawn in <= 50 ms median and <= 100 ms p95, on the class server;
 page load to first drawn board <= 3.5 s median; auto-play >= 10 steps/s without stale redraws.
 """
 
@@ -115,6 +116,12 @@ def browser_figures() -> dict:
     return out
 
 
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+
+
 def main() -> None:
     print(f"aspens board frame mid-game, python side: {python_frame_ms():.3f} ms median")
     f = browser_figures()
@@ -122,8 +129,10 @@ def main() -> None:
     clicks = [c for c in f["clicks"] if c >= 0]
     steps = [s for s in f["steps"] if s >= 0]
     if clicks:
-        print(f"click on a hex to redrawn board: {statistics.median(clicks):.1f} ms median (n={len(clicks)})")
-    print(f"Step button to redrawn board: {statistics.median(steps):.1f} ms median (n={len(steps)})")
+        print(f"click on a hex to redrawn board: {statistics.median(clicks):.1f} ms median, "
+              f"{p95(clicks):.1f} ms p95 (n={len(clicks)}; issue 34: p50 <= 50, p95 <= 100)")
+    print(f"Step button to redrawn board: {statistics.median(steps):.1f} ms median, {p95(steps):.1f} ms p95 "
+          f"(n={len(steps)}; issue 34: p50 <= 50, p95 <= 100)")
     rate, frames, asked = f["auto"]
     print(f"auto-play at {asked} steps/s asked: {rate:.1f} steps/s done, {frames:.1f} board changes/s seen")
 
