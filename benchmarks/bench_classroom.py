@@ -49,6 +49,8 @@ PAGE_TIMEOUT = 240.0
 INKED = 5000
 PROGRESS_JS = "() => { const e = document.getElementById('loading_text'); return e ? e.textContent : null; }"
 STEP_JS = harness.REDRAW_TIME_JS
+PACE_MS = 200
+"""A visitor's pace between two Steps (back to back, a Step waits behind the last one's widget updates)."""
 STEP_LIMIT_MS = 10_000
 """A Step that redraws nothing in this long (a person is to move, say) counts as no redraw, not as a wait for ever."""
 
@@ -140,6 +142,7 @@ async def step_times(visits: list[dict], steps: int) -> list[float]:
             continue
         for _ in range(steps):
             try:
+                await visit["page"].wait_for_timeout(PACE_MS)
                 ms = await visit["page"].evaluate(STEP_JS, ["Step", 0, 0, STEP_LIMIT_MS])
             except Exception:  # a page without a Step button: no Step figure
                 break
