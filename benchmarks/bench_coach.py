@@ -99,12 +99,16 @@ def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str,
 
 def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] = LEVELS,
                 greedy_only: bool = False, match: tuple[str, str] | None = None, cap: int = MAX_COACH_GAMES,
-                minutes: float = 40.0) -> None:
-    """Play and print one game's ladder as SPRT matches, each stopped by its test, its cap or its time limit."""
+                minutes: float = 40.0, not_worse: bool = False) -> None:
+    """Play and print one game's ladder as SPRT matches, each stopped by its test, its cap or its time limit.
+
+    ``not_worse``: the test asks "is it worse?" instead (H0 five points below the fair share, H1 at it):
+    accepting H1 rejects "worse" (issue 33's least aim for Aspens)."""
     ups = [(match[0], *(match[1],) * (players - 1))] if match else matchups(players, levels, greedy_only)
     for bots in ups:
         spec = TournamentSpec(name, bots, cap - cap % players, seed=2026)
-        test = Sprt.fair_share(players)
+        fair = 1 / players
+        test = Sprt(fair - 0.05, fair) if not_worse else Sprt.fair_share(players)
         start = time.perf_counter()
         run = SequentialMatch(spec, test, workers=workers).start()
         if not run.wait(minutes * 60):
@@ -285,6 +289,8 @@ def main() -> None:
     parser.add_argument("--fixed", action="store_true", help="the fixed-size ladder (--games each) instead of SPRT")
     parser.add_argument("--cap", type=int, default=None, help=f"an SPRT match's most games (default {MAX_COACH_GAMES})")
     parser.add_argument("--minutes", type=float, default=None, help="an SPRT match's most minutes (default 40)")
+    parser.add_argument("--not-worse", action="store_true",
+                        help="SPRT of 'worse' (H0 five points below the fair share) against 'not worse' (H1 at it)")
     args = parser.parse_args()
     games = args.games or (6 if args.quick else 200 if args.full else 20)
     rollout_games = args.rollout_games if args.rollout_games is not None else (4 if args.quick else 40)
@@ -321,7 +327,8 @@ def main() -> None:
             else:
                 sprt_ladder(name, players, args.workers, sprt_levels, greedy_only, match,
                             cap=args.cap or (20 if args.quick else MAX_COACH_GAMES),
-                            minutes=args.minutes or (2 if args.quick else 40 if args.full else 6))
+                            minutes=args.minutes or (2 if args.quick else 40 if args.full else 6),
+                            not_worse=args.not_worse)
     print(f"coach load average after: {os.getloadavg()[0]:.2f}")
 
 
