@@ -94,6 +94,7 @@ def test_an_unknown_or_forged_ticket_is_worth_nothing_but_a_place_at_the_back():
     queue, _ = line()
     queue.arrive()
     first = queue.arrive()
+    assert not queue.knows("made-up-ticket") and queue.knows(first.ticket)
     forged = queue.arrive("made-up-ticket")
     assert not forged.admitted and forged.ticket != "made-up-ticket"
     assert forged.ahead == 1 and queue.status(first.ticket).ahead == 0
@@ -180,6 +181,11 @@ def test_with_one_slot_taken_later_pages_wait_their_turn_in_order_and_each_gets_
         (first, t0), (second, t1), (third, t2) = pages[0], pages[1], pages[2]
         assert not first.waited and second.waited and third.waited
         assert t0 < t1 < t2, "first come, first served"
+        # asking about a lost ticket adds nobody to the line: the page is sent back to ask for a place itself
+        query = urllib.parse.urlencode({"ticket": "forged", "page": kernel_ws.HOLD_PATH})
+        with urllib.request.urlopen(f"{server.base}/treegames/arrivals?{query}", timeout=30) as answer:
+            told = json.loads(answer.read())
+        assert told["ready"] and told["page"] == f"{kernel_ws.HOLD_PATH}?treegames_ticket="
         # the status answers only for the server's own dashboards
         for bad in ("//evil.example/x", "/\\evil.example"):
             query = urllib.parse.urlencode({"ticket": "x", "page": bad})

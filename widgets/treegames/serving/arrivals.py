@@ -18,7 +18,9 @@ Our design, where Voilà is silent:
   (without JavaScript) and, when told its turn has come, opens the page with the ticket. The render
   claims the slot kept for it. A ticket not asked about for :data:`GONE_SECONDS` (the tab was closed) is
   dropped, and a slot kept for a ticket that is not claimed in :data:`CLAIM_SECONDS` passes to the next.
-* **An unknown or stale ticket joins the back of the line**: a ticket is worth nothing but its place.
+* **An unknown or stale ticket joins the back of the line**: a ticket is worth nothing but its place. Only a
+  page request finds a place; asking about an unknown ticket sends the page back to ask for one, so the
+  status address cannot be used to fill the line.
 * **Pages served from a pool skip the line** when the pool has a kernel that has run its notebook. A pool
   still refilling (one kernel at a time, :mod:`.preparation`) does not make a page wait behind it: the
   page takes its turn in the line and starts a kernel of its own, unless a pooled kernel is ready by then.
@@ -124,6 +126,11 @@ class ArrivalQueue:
         self.waiting[ticket] = self.clock()
         ahead = list(self.waiting).index(ticket) + len(self.kept)
         return Turn(ticket=ticket, ahead=ahead, seconds=self.estimate(ahead))
+
+    def knows(self, ticket: str) -> bool:
+        """Whether ``ticket`` still has a place or a kept turn (a lost one must come back by its page)."""
+        self.tidy()
+        return ticket in self.waiting or ticket in self.kept
 
     def leave(self, ticket: str | None) -> None:
         """A page with ``ticket`` opened another way (a preheated kernel was ready): its place or kept slot goes on."""
@@ -308,7 +315,11 @@ class ArrivalsHandler(web.RequestHandler):
         page = self.get_argument("page", "")[:2000]
         if not is_page_path(page, self.settings.get("base_url", "/")):
             raise web.HTTPError(400, reason="page: a dashboard's path on this server")
-        turn = self.arrivals.status(self.get_argument("ticket", "")[:64])
+        ticket = self.get_argument("ticket", "")[:64]
         self.set_header("Cache-Control", "no-store")
+        if not self.arrivals.knows(ticket):  # lost: back to the page itself, which finds it a place (a read never adds one)
+            self.finish({"ready": True, "page": with_ticket(page, ""), "words": "", "status": ""})
+            return
+        turn = self.arrivals.status(ticket)
         self.finish({"ready": turn.ready, "page": with_ticket(page, turn.ticket), "words": wait_words(turn),
                      "status": status_query(self.request.path, turn.ticket, page)})
