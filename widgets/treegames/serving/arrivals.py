@@ -91,7 +91,6 @@ class ArrivalQueue:
         self.waiting: OrderedDict[str, float] = OrderedDict()  # ticket -> when last asked about
         self.kept: dict[str, float] = {}  # ticket whose turn came -> until when its slot is kept
         self.render_seconds = FIRST_GUESS_SECONDS
-        self.served_after_waiting = 0
 
     def busy(self) -> int:
         """Slots in use: renders running plus slots kept for tickets whose turn came."""
@@ -103,7 +102,6 @@ class ArrivalQueue:
         if ticket and ticket in self.kept:
             del self.kept[ticket]
             self.running += 1
-            self.served_after_waiting += 1
             return Turn(admitted=True)
         if not (ticket and ticket in self.waiting) and not self.waiting and self.busy() < self.slots:
             self.running += 1
