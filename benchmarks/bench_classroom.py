@@ -101,7 +101,7 @@ async def visitor(tab: tuple, url: str, start: float) -> dict:
                 stats = await page.evaluate(harness.CANVAS_STATS_JS, 0)
                 text = await page.evaluate(PROGRESS_JS)
             except Exception as error:  # the waiting page opening the real one: look again
-                if "context was destroyed" not in str(error) and "navigation" not in str(error):
+                if not harness.is_between_documents(error):
                     raise
                 stats, text = None, None
             if stats and stats["inked"] >= INKED:

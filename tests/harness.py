@@ -494,9 +494,14 @@ def canvas_stats(page, index: int = 0) -> dict | None:
     try:
         return page.evaluate(CANVAS_STATS_JS, index)
     except PlaywrightError as error:
-        if "context was destroyed" in str(error) or "navigation" in str(error):
+        if is_between_documents(error):
             return None
         raise
+
+
+def is_between_documents(error: Exception) -> bool:
+    """Whether Playwright's ``error`` says the page was navigating (its script's document went away)."""
+    return "context was destroyed" in str(error) or "navigation" in str(error)
 
 
 def pixel(page, x: float, y: float, index: int = 0) -> tuple[int, int, int, int]:
