@@ -24,8 +24,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import psutil
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import harness  # noqa: E402
@@ -111,8 +109,7 @@ def mount_client(server) -> object:
     """An HTTP client for the class server's mount, with the key its preheated kernel was given."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        for pid in server.live_kernels():
-            env = psutil.Process(pid).environ()
+        for env in server.kernel_environs():
             if env.get("TREEGAMES_TABLES_KEY"):
                 return tables_client.connect(env["TREEGAMES_TABLES_URL"], env["TREEGAMES_TABLES_KEY"])
         time.sleep(0.5)

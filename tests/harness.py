@@ -8,6 +8,7 @@ so killing the server's group alone would leave kernels running).
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import os
@@ -152,6 +153,15 @@ class Server:
                     found.add(p.pid)
         return found
 
+    def kernel_environs(self) -> list[dict[str, str]]:
+        """The environment of each live kernel, as the kernel itself holds it (see :func:`kernel_environ`)."""
+        found = []
+        for pid in self.live_kernels():
+            env = kernel_environ(pid)
+            if env is not None:
+                found.append(env)
+        return found
+
     def kernel_rss(self) -> list[int]:
         """Resident memory in bytes of each live child process (the kernels)."""
         sizes = []
@@ -182,6 +192,36 @@ class Server:
     def alive_pids(self) -> list[int]:
         """PIDs of the server and its kernels that still exist (empty once stopped)."""
         return running_pids([self.proc.pid, *self.kernel_pids])
+
+
+def kernel_environ(pid: int, timeout: float = 30.0) -> dict[str, str] | None:
+    """A live kernel's ``os.environ``, asked over its connection file (None if it is gone or does not answer).
+
+    Not ``/proc/PID/environ``: that is the environment a process was exec'd with, and a kernel forked by the
+    class server's fork server took its own after the fork. The request is silent (nothing on iopub, nothing
+    in the kernel's history), so the page's own messages are untouched.
+    """
+    from jupyter_client import BlockingKernelClient
+
+    try:
+        words = " ".join(psutil.Process(pid).cmdline()).split()
+    except psutil.Error:
+        return None
+    if "-f" not in words or words.index("-f") + 1 >= len(words):
+        return None
+    client = BlockingKernelClient(connection_file=words[words.index("-f") + 1])
+    try:
+        client.load_connection_file()
+        client.start_channels()
+        client.wait_for_ready(timeout=timeout)  # iopub connected, so the reply's idle is seen
+        reply = client.execute_interactive("", silent=True, store_history=False, timeout=timeout,
+                                           user_expressions={"env": "dict(__import__('os').environ)"})
+        shown = reply["content"]["user_expressions"]["env"]["data"]["text/plain"]
+        return ast.literal_eval(shown)
+    except (OSError, KeyError, ValueError, TimeoutError, RuntimeError):
+        return None
+    finally:
+        client.stop_channels()
 
 
 def running_pids(pids) -> list[int]:

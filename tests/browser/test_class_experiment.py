@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import psutil
 import pytest
 
 import harness
@@ -58,8 +57,7 @@ class Mounted:
 
     def client(self):
         """A client with a kernel's URL and key."""
-        for pid in self.server.live_kernels():
-            env = psutil.Process(pid).environ()
+        for env in self.server.kernel_environs():
             if env.get("TREEGAMES_TABLES_KEY"):
                 return connect(env["TREEGAMES_TABLES_URL"], env["TREEGAMES_TABLES_KEY"])
         raise AssertionError("no kernel of the class server has the tables' key")

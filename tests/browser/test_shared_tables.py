@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import re
 
-import psutil
 import pytest
 
 import harness
@@ -53,14 +52,8 @@ def keep_frames(ws) -> None:
 
 
 def server_keys(server) -> set[str]:
-    """The key each of the server's kernels was given (read from their environment)."""
-    keys = set()
-    for pid in server.live_kernels():
-        try:
-            keys.add(psutil.Process(pid).environ().get("TREEGAMES_TABLES_KEY", ""))
-        except psutil.Error:
-            continue
-    return keys - {""}
+    """The key each of the server's kernels was given (read from their environment, as each kernel holds it)."""
+    return {env.get("TREEGAMES_TABLES_KEY", "") for env in server.kernel_environs()} - {""}
 
 
 def open_page(browser, server, width: int):

@@ -11,7 +11,6 @@ import asyncio
 import json
 import re
 
-import psutil
 import pytest
 
 import harness
@@ -230,11 +229,7 @@ def served(tmp_path_factory):
 def kernel_client(server) -> client_side.PreparationClient:
     """The client a teacher page's kernel on this server would make (its URL and key, read from a kernel)."""
     def found():
-        for pid in server.live_kernels():
-            try:
-                env = psutil.Process(pid).environ()
-            except psutil.Error:
-                continue
+        for env in server.kernel_environs():
             if "TREEGAMES_TABLES_KEY" in env:
                 return env
         return None

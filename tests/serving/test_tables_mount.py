@@ -8,7 +8,6 @@ import socket
 import urllib.error
 import urllib.request
 
-import psutil
 import pytest
 
 import harness
@@ -66,13 +65,7 @@ def moved(tmp_path_factory):
 
 def kernel_envs(server) -> list[dict]:
     """The environment of each kernel the server runs now."""
-    envs = []
-    for pid in server.live_kernels():
-        try:
-            envs.append(psutil.Process(pid).environ())
-        except psutil.Error:
-            continue
-    return envs
+    return server.kernel_environs()
 
 
 def test_the_banner_names_the_real_port_the_store_and_the_teacher_code(moved):

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import psutil
 from tornado.ioloop import IOLoop, PeriodicCallback
-from traitlets import Int, Unicode
+from traitlets import Bool, Int, Unicode
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..service import wire
 from ..service.codes import shown_code
+from . import forked
 from .arrivals import SLOTS, STATUS_PATH, ArrivalQueue, ArrivalsHandler, QueuedVoilaHandler
 from .kernels import hand_over_finished_kernels
 from .limits import LIMITS
@@ -79,6 +80,9 @@ class ClassroomVoila(Voila):
     arrivals_at_once = Int(SLOTS, config=True,
                            help="Pages starting their own kernel at once; the others wait their turn on a small "
                                 "waiting page (0: no line, every page starts at once).")
+    fork_kernels = Bool(True, config=True,
+                        help="Fork each kernel from a process that has already imported what the pages import "
+                             "(treegames.serving.forkserver); False starts every kernel as a new Python.")
     asked_port = None
     mount: Mount | None = None
     class_service: ClassService | None = None
@@ -86,11 +90,14 @@ class ClassroomVoila(Voila):
     _sockets: list = []
 
     def start(self):
-        """Open the store, bind the port, tell the kernels (before the pool fills), then start Voilà."""
+        """Open the store, bind the port, tell the kernels (before the pool fills), start the fork server, then Voilà."""
         self.mount = open_mount(self.server_url or self.base_url, self.store_url or None)
         self.asked_port = self.port
         self.port, self._sockets = bind_first_free(self.random_ports(self.port, self.port_retries + 1), self.ip)
         self.mount.export(self.ip, self.port)
+        if self.fork_kernels:
+            root = Path(self.root_dir or Path(self.notebook_path).parent)
+            forked.use(forked.ForkClient(root, log=self.log))
         super().start()
 
     def init_handlers(self) -> list:
@@ -124,8 +131,12 @@ class ClassroomVoila(Voila):
         super().listen()
 
     def stop(self):
-        """Stop Voilà, then close the store."""
+        """Stop Voilà (and so its kernels), then the fork server, then close the store."""
         super().stop()
+        client = forked.current()
+        if client is not None:
+            forked.use(None)
+            client.stop()
         if self.mount is not None:
             self.mount.store.close()
 

@@ -48,6 +48,8 @@ from .limits import LIMITS
 CONNECTION_CLASS = "treegames.serving.connection.GuardedKernelConnection"
 IDENTITY_CLASS = "treegames.serving.identity.XsrfCookieIdentityProvider"
 KERNEL_MANAGER_CLASS = "treegames.serving.kernels.BoundedKernelManager"
+PROVISIONER = "treegames-forked"
+"""The class server's kernel provisioner (``treegames.serving.forked``, registered in pyproject.toml)."""
 
 TEMPLATE = "treegames"
 """The class server's page template: Voila's lab template with no stylesheet from a public CDN."""
@@ -158,6 +160,7 @@ def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
         "VoilaExecutor": executor_config(),
         "MappingKernelManager": culling_config(),
         "KernelManager": {"transport": "ipc"},
+        "KernelProvisionerFactory": {"default_provisioner_name": PROVISIONER},
         "BoundedKernelManager": {"max_kernels": LIMITS.max_kernels},
         "GuardedKernelConnection": connection_config(),
     }
