@@ -152,7 +152,7 @@ async def step_times(visits: list[dict], steps: int) -> list[float]:
 
 
 async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int, prepared: bool = False,
-                    line: bool = True) -> dict:
+                    line: bool = True, fork: bool = True) -> dict:
     """Start a fresh class server, send n visitors at once (``browsers`` of them in Chromium), measure, stop.
 
     ``prepared``: the teacher named the page and the head count (``--class PAGE=N``), so the server gets n
@@ -161,6 +161,7 @@ async def one_class(n: int, path: str, preheat: bool, steps: int, browsers: int,
     from playwright.async_api import async_playwright
 
     extra = ([f"--pool={path}={n}"] if prepared else []) + ([] if line else ["--ClassroomVoila.arrivals_at_once=0"])
+    extra += [] if fork else ["--ClassroomVoila.fork_kernels=False"]
     server = harness.start_class_server(preheat=preheat, extra=extra)
     try:
         if preheat:
@@ -275,6 +276,8 @@ def main() -> None:
                         help="the teacher prepared the page for the class: N kernels ready for it (--class PAGE=N)")
     parser.add_argument("--no-line", action="store_true",
                         help="every page that needs a kernel starts it at once (no waiting page): the old behaviour")
+    parser.add_argument("--no-fork", action="store_true",
+                        help="every kernel a new Python (no fork server): the behaviour before the fork server")
     parser.add_argument("--browsers", type=int, default=5,
                         help="visitors in Chromium on this machine; the rest are websocket visitors")
     options = parser.parse_args()
@@ -283,6 +286,7 @@ def main() -> None:
     steps = 2 if options.quick else 3
     preheat = not options.no_preheat
     print(f"classroom: {options.page}, {'preheated pools' if preheat else 'kernels started on arrival'}, "
+          f"{'each kernel a new Python' if options.no_fork else 'kernels forked from the fork server'}, "
           f"sizes {sizes}, {os.cpu_count()} cores (load from other processes on this machine adds noise)")
     print("|  N | pages drawn | Chromium pages that showed progress | ready median s | p95 s | ready max s "
           "| Chromium first paint median s | max s | Step->redraw median ms | p95 ms | kernel memory MB | vs N=1 |")
@@ -291,7 +295,7 @@ def main() -> None:
     imports = import_seconds(options.page)
     for n in sizes:
         figures = asyncio.run(one_class(n, options.page, preheat, steps, options.browsers, options.prepared,
-                                        not options.no_line))
+                                        not options.no_line, not options.no_fork))
         results.append(figures)
         print(row(figures, results[0] if n != sizes[0] else None), flush=True)
         print(floor_line(figures, imports), flush=True)
@@ -303,7 +307,7 @@ def main() -> None:
         print(f"\n{other}: sizes {ends}")
         rows = []
         for n in ends:
-            figures = asyncio.run(one_class(n, other, preheat, steps, options.browsers))
+            figures = asyncio.run(one_class(n, other, preheat, steps, options.browsers, fork=not options.no_fork))
             rows.append(figures)
             print(row(figures, rows[0] if n != ends[0] else None), flush=True)
             for error in figures["errors"][:3]:

@@ -16,15 +16,22 @@ import socket
 import sys
 from pathlib import Path
 
-import harness
 import kernel_ws as kw
 import psutil
 import pytest
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 from jupyter_client.manager import start_new_kernel
+
+import harness
 from treegames.serving import forked
-from treegames.serving.forkserver import RequestError, exit_code, imported_modules, notebook_imports, parse_request
+from treegames.serving.forkserver import (
+    RequestError,
+    exit_code,
+    imported_modules,
+    notebook_imports,
+    parse_request,
+)
 
 PAGE = "/voila/render/aspens/board-and-setups.ipynb"
 

@@ -31,6 +31,11 @@ Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/READ
   Voila's notebook runner still sends to the old ones, and that send blocked the server's event loop
   for every visitor (seen in the classroom benchmark). Socket files in the server's own temporary
   folder cannot collide. (Binder and JupyterHub start a server per user and keep TCP.)
+* Kernels are forked from a warm process (``KernelProvisionerFactory.default_provisioner_name``: the
+  ``treegames-forked`` provisioner, :mod:`.forked`): the fork server has already imported ipykernel and
+  every module the served notebooks import, so a page's kernel costs about a third of the CPU of a new
+  Python (measured by ``benchmarks/bench_classroom.py --no-fork`` against the default). Anything it cannot
+  fork exactly starts the usual way. (Binder and JupyterHub keep jupyter_client's own provisioner.)
 * Culling: a kernel with no page open and no activity for 15 min is stopped; a Voilà kernel whose page
   went away is stopped after 2 min (``orphan_seconds``) even when the close beacon never came.
 """
