@@ -30,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import psutil
 from jupyter_client.provisioning import LocalProvisioner
 
 REPLY_SECONDS = 60.0
@@ -39,30 +40,52 @@ STOP_SECONDS = 5.0
 
 
 class ForkedKernel:
-    """The ``Popen`` of a kernel forked by the fork server: its pid, how it ended, and signals while it runs."""
+    """The ``Popen`` of a kernel forked by the fork server: its pid, how it ended, and signals while it runs.
+
+    Its end is read from the kernel's connection to the fork server without any event loop (``poll`` is
+    called by jupyter_client from whichever loop runs, and at shutdown from a loop of its own).
+    """
 
     stdin = stdout = stderr = None
 
-    def __init__(self, pid: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+    def __init__(self, pid: int, connection: socket.socket, buffered: bytes = b""):
         self.pid = pid
         self.returncode: int | None = None
-        self._writer = writer
-        self._watch = asyncio.ensure_future(self._wait_for_exit(reader))
-
-    async def _wait_for_exit(self, reader: asyncio.StreamReader) -> None:
-        """Read the fork server's ``{"exit": code}``; if it is gone first, learn the end from the pid alone."""
-        with contextlib.suppress(OSError, ValueError):
-            line = await reader.readline()
-            if line:
-                self.returncode = int(json.loads(line)["exit"])
-        with contextlib.suppress(OSError):
-            self._writer.close()
+        self._connection: socket.socket | None = connection
+        self._buffered = buffered
+        connection.setblocking(False)
 
     def poll(self) -> int | None:
         """None while the kernel runs, else its exit code (as ``Popen.poll``)."""
-        if self.returncode is None and self._watch.done() and not _exists(self.pid):
-            self.returncode = -signal.SIGKILL  # ended after its fork server: its code went with that server
+        if self.returncode is None and self._connection is not None:
+            self._read()
+        if self.returncode is None and self._connection is None and not _exists(self.pid):
+            self.returncode = -signal.SIGKILL  # it ended after its fork server: its code went with that server
         return self.returncode
+
+    def _read(self) -> None:
+        """Take what the fork server has sent: ``{"exit": code}``, or the end of the connection (it is gone)."""
+        while b"\n" not in self._buffered:
+            try:
+                data = self._connection.recv(4096)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._close()
+                return
+            self._buffered += data
+        line, _, self._buffered = self._buffered.partition(b"\n")
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            self.returncode = int(json.loads(line)["exit"])
+        self._close()
+
+    def _close(self) -> None:
+        """Close the connection to the fork server."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def wait(self, timeout: float | None = None) -> int | None:
         """The exit code; only called once :meth:`poll` has one (as LocalProvisioner does)."""
@@ -84,14 +107,13 @@ class ForkedKernel:
 
 
 def _exists(pid: int) -> bool:
-    """Whether a process with this pid exists (any process: used only after the fork server is gone)."""
+    """Whether a process with this pid runs (used only after the fork server is gone; a zombie has ended)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
-    except PermissionError:
+    except psutil.Error:
         return True
-    return True
 
 
 class ForkClient:
@@ -130,24 +152,33 @@ class ForkClient:
         """A kernel forked for ``cmd`` in ``cwd`` with ``env``; None when the fork server cannot give one."""
         request = {"connection_file": os.path.abspath(cmd[4]), "cwd": os.path.abspath(cwd), "env": env,
                    "title": " ".join(cmd)}
+        return await asyncio.to_thread(self._ask, json.dumps(request).encode() + b"\n")
+
+    def _ask(self, request: bytes) -> ForkedKernel | None:
+        """Send one request and read the answer (blocking: run in a thread); the kernel, or None and why in the log."""
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.settimeout(REPLY_SECONDS)
         try:
-            reader, writer = await asyncio.open_unix_connection(self.path, limit=1 << 16)
-        except OSError as error:
-            self.log.warning("fork server unavailable (%s): starting the kernel the usual way", error)
-            return None
-        try:
-            writer.write(json.dumps(request).encode() + b"\n")
-            await writer.drain()
-            answer = json.loads(await asyncio.wait_for(reader.readline(), REPLY_SECONDS) or b"{}")
-        except (TimeoutError, OSError, ValueError) as error:
-            writer.close()
+            connection.connect(self.path)
+            connection.sendall(request)
+            buffered = b""
+            while b"\n" not in buffered:
+                data = connection.recv(4096)
+                if not data:
+                    raise ConnectionError("the fork server closed the connection")
+                buffered += data
+            line, _, rest = buffered.partition(b"\n")
+            answer = json.loads(line)
+        except (OSError, ValueError) as error:
+            connection.close()
             self.log.warning("no kernel from the fork server (%s): starting it the usual way", error or "timed out")
             return None
-        if "pid" not in answer:
-            writer.close()
-            self.log.warning("the fork server refused a kernel (%s): starting it the usual way", answer.get("error"))
+        if not isinstance(answer, dict) or "pid" not in answer:
+            connection.close()
+            self.log.warning("the fork server refused a kernel (%s): starting it the usual way",
+                             answer.get("error") if isinstance(answer, dict) else answer)
             return None
-        return ForkedKernel(int(answer["pid"]), reader, writer)
+        return ForkedKernel(int(answer["pid"]), connection, rest)
 
     def stop(self) -> None:
         """End the fork server (closing its stdin ends it; it kills kernels still running) and remove its folder."""

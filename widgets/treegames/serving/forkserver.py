@@ -18,6 +18,10 @@ The protocol, one connection per kernel:
 * this process answers ``{"pid": N}`` once the child has its session (or ``{"error": ...}``), and when it
   reaps the child it sends ``{"exit": code}`` (negative: the signal) and closes the connection.
 
+The fork server runs with ``OPENBLAS_NUM_THREADS=1``, so that importing numpy starts no thread pool (a fork
+keeps only the forking thread; the server refuses to fork if any other thread runs after its imports), and its
+kernels inherit numpy's single-threaded arithmetic: the pages' numbers are small.
+
 The socket is created by the class server in its own private folder (mode 0700): only its user can ask
 for a kernel, and a request can only name a connection file, a folder and an environment, never a command.
 This process ends when the class server does (its stdin closes) or on SIGTERM; kernels still running then
@@ -197,7 +201,7 @@ class ForkServer:
             self.answer(connection, {"error": str(error)})
             connection.close()
             return
-        pid = self.fork(request)
+        pid = self.fork(request, connection)
         if pid is None:
             self.answer(connection, {"error": "the kernel could not start its session"})
             connection.close()
@@ -220,12 +224,13 @@ class ForkServer:
             connection.setblocking(True)
             connection.sendall(json.dumps(message).encode() + b"\n")
 
-    def fork(self, request: dict) -> int | None:
+    def fork(self, request: dict, connection: socket.socket) -> int | None:
         """Fork a kernel for ``request``; its pid once it has its own session (None if it failed before)."""
         ready_r, ready_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(ready_r)
+            connection.close()  # the class server must see this connection end when this server ends it
             self.become_kernel(request, ready_w)  # never returns
         os.close(ready_w)
         with os.fdopen(ready_r, "rb") as ready:
