@@ -61,3 +61,46 @@ def test_without_preheating_there_is_nothing_to_wrap():
     manager = NoPool()
     hand_over_finished_kernels(manager)
     assert not hasattr(manager, "get_rendered_notebook")
+
+
+SLIDER = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                     "source": ["import ipywidgets\n", "ipywidgets.IntSlider(value=3, description='preheated')"]}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_a_preheated_kernel_killed_in_its_pool_is_replaced_and_the_page_gets_a_working_one(tmp_path):
+    import json
+    import os
+    import re
+    import signal
+
+    import kernel_ws as kw
+
+    (tmp_path / "slider.ipynb").write_text(json.dumps(SLIDER))
+    server = harness.start_class_server(tmp_path, preheat=True)
+    try:
+        harness.wait_until(lambda: "Kernel pool of slider.ipynb is filled" in server.log_path.read_text(),
+                           what="the pool filled")
+        (pooled_kernel,) = server.live_kernels()
+        assert harness.kernel_environ(pooled_kernel) is not None, "the pooled kernel has run its notebook"
+        os.kill(pooled_kernel, signal.SIGKILL)
+        harness.wait_until(lambda: "died before a page took it: a new one replaces it" in server.log_path.read_text(),
+                           what="the server noticing the pooled kernel's death")
+        page = kw.fetch_page(server.base, "/voila/render/slider.ipynb")
+        assert pooled_kernel not in server.live_kernels()
+        shown = set(re.findall(r'"model_id": "([0-9a-f]{32})"', page.html))
+        assert shown, "the page shows its slider"
+
+        async def states():
+            socket = await kw.connect(page)
+            found = await socket.widget_states()
+            socket.close()
+            return found
+
+        found = asyncio.run(states())
+        assert shown <= set(found), "every widget on the page lives in the page's kernel"
+        assert any(st.get("state", {}).get("description") == "preheated" for st in found.values())
+    finally:
+        server.stop()
+    assert server.alive_pids() == []

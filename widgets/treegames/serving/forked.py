@@ -92,10 +92,9 @@ class ForkedKernel:
         return self.poll()
 
     def send_signal(self, signum: int) -> None:
-        """Signal the kernel while it runs (ProcessLookupError once it has ended, as ``Popen`` would ignore)."""
-        if self.poll() is not None:
-            raise ProcessLookupError(f"kernel {self.pid} has ended")
-        os.kill(self.pid, signum)
+        """Signal the kernel while it runs; nothing once it has ended (as ``Popen.send_signal``)."""
+        if self.poll() is None:
+            os.kill(self.pid, signum)
 
     def kill(self) -> None:
         """SIGKILL."""

@@ -10,11 +10,18 @@ page's request run the remaining cells; under a loaded machine (the full test su
 widgets of those remaining cells then came out as "Error displaying widget: model not found" on the page (seen
 in the class-experiment browser test: the lesson's last widgets, its Join box among them, never appeared). A
 visitor arriving during a refill waits the rest of that notebook's run, as a kernel started on arrival would.
+
+A preheated kernel that dies in its pool (killed, out of memory) would be restarted by jupyter_client under the
+same id, without its notebook: a page handed it would show widgets its kernel never made. So such a kernel
+leaves its pool at once, is stopped once its restart is over, and the pool starts a new one
+(:meth:`BoundedKernelManager.kernel_restarting`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
@@ -63,9 +70,48 @@ class BoundedKernelManager(AsyncMappingKernelManager):
             raise ServerFull(self.max_kernels)
         self._starting += 1
         try:
-            return await super().start_kernel(*args, **kwargs)
+            kernel_id = await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
+        if self.preparation is not None:
+            self.add_restart_callback(kernel_id, functools.partial(self.kernel_restarting, kernel_id), "restart")
+        return kernel_id
+
+    def kernel_restarting(self, kernel_id: str) -> None:
+        """A kernel died and jupyter_client restarts it: one still waiting in a pool is replaced by a new one.
+
+        The restarted process has not run the notebook the pool's page was rendered from, so no page may take it.
+        """
+        notebook = take_from_pool(self._pools, kernel_id)
+        if notebook is None:  # a page's own kernel: restarted as jupyter does, the page hears of it
+            return
+        self.log.warning("A preheated kernel for %s died before a page took it: a new one replaces it", notebook)
+        asyncio.ensure_future(self.replace_pooled(kernel_id, notebook, self.get_kernel(kernel_id).ready))
+
+    async def replace_pooled(self, kernel_id: str, notebook: str, before) -> None:
+        """Once the restart is over, stop that kernel and refill the notebook's pool."""
+        manager = self.get_kernel(kernel_id)
+        deadline = asyncio.get_running_loop().time() + RESTART_SECONDS
+        while (manager.ready is before or not manager.ready.done()) and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.1)
+        with contextlib.suppress(KeyError, RuntimeError):
+            await self.shutdown_kernel(kernel_id, now=True)
+        self.fill_if_needed(delay=0, notebook_name=notebook)
+
+
+RESTART_SECONDS = 60.0
+"""How long a dead pooled kernel's restart is awaited before it is stopped anyway."""
+
+
+def take_from_pool(pools: dict, kernel_id: str) -> str | None:
+    """Remove ``kernel_id``'s entry from Voilà's pools (``notebook -> [task]``); its notebook, or None if not pooled."""
+    for notebook, pool in pools.items():
+        for item in list(pool):
+            if item.done() and not item.cancelled() and item.exception() is None \
+                    and item.result().get("kernel_id") == kernel_id:
+                pool.remove(item)
+                return notebook
+    return None
 
 
 def hand_over_finished_kernels(kernel_manager) -> None:
