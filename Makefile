@@ -18,7 +18,7 @@ CLASS ?=
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: serve serve-env test test-quick lint bench venv chromium postgres hub-proxy binder-env pictures clean
+.PHONY: serve serve-env test test-quick test-pooled lint bench venv chromium postgres hub-proxy binder-env pictures clean
 
 venv: $(STAMP)
 
@@ -101,6 +101,11 @@ test: venv chromium postgres hub-proxy binder-env lint
 # The inner loop: lint, then the engines' and units' tests (no browser, server, PostgreSQL or slow test).
 test-quick: venv lint
 	$(PYTEST) tests $(PARALLEL) -m "$(QUICK)" --durations=10
+
+# The browser tests that share the session's class server, on pages from its preheated pools instead of
+# kernels started on arrival (a pooled page must behave as a cold one; tests/browser/conftest.py).
+test-pooled: venv chromium
+	TREEGAMES_TEST_POOLED=1 $(PYTEST) tests/browser $(PARALLEL) -m "browser and not machine" --durations=10
 
 bench: venv chromium postgres
 	@set -e; for script in benchmarks/bench_*.py; do \

@@ -30,12 +30,14 @@ def voila():
     """The class server on a free loopback port serving notebooks/, stopped with its kernels.
 
     Kernels start when a page asks, as ``make serve --no-preheat`` does: a pool of sixteen preheated
-    kernels per worker cost the first page 20 s and refilled behind every later page, taking the CPU the
-    test beside it was timing. The preheated path has its own tests (test_serving_pages.py's arrivals,
-    test_class_experiment.py, tests/serving/test_preheat_handover.py).
+    kernels per worker refills behind every page, and the same 72 tests took 258 s and 490 CPU-s on
+    pooled pages against 228 s and 381 CPU-s (2026-12-06, forked kernels both). ``TREEGAMES_TEST_POOLED=1``
+    runs them on pooled pages (``make test-pooled``), to show a page from the pool behaves as one started
+    on arrival. The preheated path also has its own tests in ``make test`` (test_serving_pages.py's
+    arrivals, test_class_experiment.py, tests/serving/test_preheat_handover.py).
     """
     _need_chromium()
-    server = harness.start_voila(preheat=False)
+    server = harness.start_voila(preheat=os.environ.get("TREEGAMES_TEST_POOLED") == "1")
     yield server
     server.stop()
     assert server.alive_pids() == [], "Voila or one of its kernels survived stop()"
