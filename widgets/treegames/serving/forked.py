@@ -94,7 +94,10 @@ class ForkedKernel:
     def send_signal(self, signum: int) -> None:
         """Signal the kernel while it runs; nothing once it has ended (as ``Popen.send_signal``)."""
         if self.poll() is None:
-            os.kill(self.pid, signum)
+            try:
+                os.kill(self.pid, signum)
+            except ProcessLookupError:  # ended and collected before its end was read (its fork server stopping)
+                self.returncode = -signal.SIGKILL
 
     def kill(self) -> None:
         """SIGKILL."""

@@ -24,8 +24,8 @@ kernels inherit numpy's single-threaded arithmetic: the pages' numbers are small
 
 The socket is created by the class server in its own private folder (mode 0700): only its user can ask
 for a kernel, and a request can only name a connection file, a folder and an environment, never a command.
-This process ends when the class server does (its stdin closes) or on SIGTERM; kernels still running then
-are killed with it.
+This process ends when the class server does (its stdin closes; SIGTERM and SIGINT are left to the class
+server, which stops its kernels in order first); kernels still running then are killed with it.
 """
 
 from __future__ import annotations
@@ -138,11 +138,13 @@ class ForkServer:
         os.set_blocking(self.wakeup_r, False)
 
     def serve(self) -> None:
-        """Serve until stdin closes or SIGTERM; then kill the kernels still running."""
+        """Serve until stdin closes (the class server has ended); then kill the kernels still running."""
         signal.set_wakeup_fd(self.wakeup_w)
         signal.signal(signal.SIGCHLD, lambda *_: None)
-        signal.signal(signal.SIGTERM, self.stop)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the class server, which stops us
+        # Ctrl-C and a stop of the whole process group reach the class server too: it shuts its kernels down
+        # in order, then closes our stdin. Ending here first would kill kernels under pages still rendering.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         self.listener.setblocking(False)
         self.selector.register(self.listener, selectors.EVENT_READ, "accept")
         self.selector.register(self.wakeup_r, selectors.EVENT_READ, "signal")
@@ -161,10 +163,6 @@ class ForkServer:
                 else:
                     self.read(key.fileobj)
         self.kill_children()
-
-    def stop(self, *_) -> None:
-        """SIGTERM: leave the loop."""
-        self.running = False
 
     def accept(self) -> None:
         """Take a new connection; its request is read as it arrives."""
@@ -291,13 +289,18 @@ class ForkServer:
                 connection.close()
 
     def kill_children(self) -> None:
-        """Kill every kernel still running (the class server is gone) and collect them."""
+        """Kill every kernel still running (this server is stopping), collect them and report how each ended."""
         for pid in list(self.children):
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
-        for pid in list(self.children):
+        for pid, connection in list(self.children.items()):
             with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
+                _, status = os.waitpid(pid, 0)
+                if connection is not None:
+                    self.answer(connection, {"exit": exit_code(status)})
+            if connection is not None:
+                connection.close()
+        self.children.clear()
 
 
 def run_kernel(connection_file: str, parent: str) -> None:
