@@ -108,6 +108,9 @@ def test_a_forked_kernel_is_the_kernel_a_cold_start_would_be_and_its_end_is_repo
     cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", connection]
     assert fork_client.can_fork(cmd)
     assert not fork_client.can_fork(["/usr/bin/other-python", *cmd[1:]]), "another Python starts the usual way"
+    other_venv = tmp_path / "venv-python"
+    other_venv.symlink_to(sys.executable)
+    assert not fork_client.can_fork([str(other_venv), *cmd[1:]]), "another venv's python: a link, other packages"
     assert not fork_client.can_fork([*cmd, "--debug"]), "a command with more options starts the usual way"
     env = {**os.environ, "QUERY_STRING": "table=ABCD", "ONLY_THIS_KERNEL": "yes"}
 

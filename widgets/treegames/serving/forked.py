@@ -195,9 +195,9 @@ class ForkClient:
 
 
 def _same_program(first: str, second: str) -> bool:
-    """Whether two interpreter paths are the same program (a venv's python links are followed)."""
-    found = shutil.which(first) or first
-    return os.path.realpath(found) == os.path.realpath(second) or os.path.abspath(found) == os.path.abspath(second)
+    """Whether two interpreter paths are the same Python (links not followed: another venv's python is a link to
+    the same binary, with other packages)."""
+    return os.path.abspath(shutil.which(first) or first) == os.path.abspath(second)
 
 
 _client: ForkClient | None = None
