@@ -304,7 +304,9 @@ def test_aspens_greedy_closes_the_gap(seed):
 
 
 GAMES_WITH_OPTIONS = [("aspens", {}), ("aspens", {"cascade_timing": "end-of-turn"}), ("bosk", {"players": 2}),
-                      ("bosk", {"players": 4}), ("mighty_trees", {"players": 2})]
+                      ("bosk", {"players": 4}), ("mighty_trees", {"players": 2}), ("mighty_trees", {"players": 4}),
+                      ("mighty_trees", {"players": 2, "habitats_to_win": 2}),
+                      ("mighty_trees", {"players": 3, "capture_at_round_end": True})]
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES_WITH_OPTIONS)
@@ -324,5 +326,5 @@ def test_an_engines_own_winning_action_agrees_with_trying_every_move(name, optio
             checked, wins = checked + 1, wins + (expected is not None)
             state = state.apply(rng.choice(state.legal_actions()))
     assert checked > 100
-    if name == "aspens":
+    if name in ("aspens", "mighty_trees"):
         assert wins > 0, "the games reached positions with a win in one"

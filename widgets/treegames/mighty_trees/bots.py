@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..core import CHANCE, winning_action
+from ..core import winning_action
 from .actions import Verb
 from .data import DECK, HABITATS, MAX_VALUE, MIN_VALUE, SLOTS, Element, Kind
 
@@ -139,7 +139,12 @@ def command_value(state: MightyTreesState, player: int) -> float:
 
 def score(state: MightyTreesState, me: int) -> float:
     """``me``'s progress minus the best opponent's, plus what ``me``'s Command is worth."""
-    others = max(progress(state, p) for p in range(state.num_players) if p != me)
+    others = float("-inf")
+    for p in range(state.num_players):
+        if p != me:
+            value = progress(state, p)
+            if value > others:
+                others = value
     return progress(state, me) - others + command_value(state, me)
 
 
@@ -160,14 +165,14 @@ class GreedyBot:
         best, best_value = end, score(state, me) if end is not None else float("-inf")
         seen: dict[tuple, float] = {}  # one turn's plans reach the same position in several orders
         for action in self._moves(state):
-            value = self._plan(state.apply(action), me, PLAN_DEPTH - 1, seen)
+            value = self._plan(state._apply(action), me, PLAN_DEPTH - 1, seen)  # listed legal: no check
             if value > best_value + 1e-9:
                 best, best_value = action, value
         return best if best is not None else legal[0]
 
     def _plan(self, state: MightyTreesState, me: int, depth: int, seen: dict[tuple, float]) -> float:
         """The best score reachable from ``state`` with at most ``depth`` more of ``me``'s actions this turn."""
-        if depth == 0 or state.current_player != me or state.current_player == CHANCE:
+        if depth == 0 or state.current_player != me:  # another player's turn, chance or the end
             return score(state, me)
         key = (state._key(), depth)
         found = seen.get(key)
@@ -175,7 +180,9 @@ class GreedyBot:
             return found
         value = score(state, me)
         for action in self._moves(state):
-            value = max(value, self._plan(state.apply(action), me, depth - 1, seen))
+            found = self._plan(state._apply(action), me, depth - 1, seen)  # listed legal: no check
+            if found > value:
+                value = found
         seen[key] = value
         return value
 

@@ -910,6 +910,28 @@ class MightyTreesState(core.FrozenState):
             self._remember("_legal", self._candidates())
         return list(self._legal)
 
+    def winning_action(self) -> Action | None:
+        """:func:`treegames.core.winning_action`, faster: only a grow that fills the mover's canopy can win now.
+
+        Capturing a Habitat: with the printed rule only :meth:`_grow` captures, so only a grow, with one
+        canopy slot left and this capture the last one needed (Winning), is applied. With
+        ``capture_at_round_end`` (our variant) a turn's end may capture: the generic search runs.
+        """
+        if self.game.capture_at_round_end:
+            return core.first_winning_action(self)
+        me = self.current_player
+        lo = SLOTS * me
+        if me < 0 or self.captured[me] + 1 < self.game.habitats_to_win:
+            return None
+        if self.canopy_slots[lo : lo + SLOTS].count(-1) != 1:
+            return None
+        for action in self.legal_actions():
+            if action.verb is Verb.GROW:
+                after = self._apply(action)
+                if after.is_terminal() and after.winners() == (me,):
+                    return action
+        return None
+
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action (used by core.RandomBot)."""
         if self._legal is None:
