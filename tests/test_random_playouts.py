@@ -42,8 +42,27 @@ FUSED = sorted(name for name, t in core.games().items()
                if hasattr(position(name, 0, 0), "random_playout"))
 
 
-def test_aspens_has_a_fused_playout():
-    assert "aspens" in FUSED
+def test_aspens_and_bosk_have_fused_playouts():
+    assert {"aspens", "bosk"} <= set(FUSED)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 120), draws=st.integers(0, 10**6))
+def test_a_bosk_playout_from_any_seat_count_and_moment_matches_the_loop_down_to_its_last_step(players, seed, steps, draws):
+    """Leaf Placement runs are fused: the final state, the one before it and the last event are the loop's."""
+    game = core.games()["bosk"].new_game(players=players)
+    rng, state = random.Random(seed), game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state = state.apply(core.sample_chance(state, rng) if state.current_player == core.CHANCE
+                            else core.RandomBot(rng).choose(state))
+    one, fused = random.Random(draws), random.Random(draws)
+    expected, got = step_by_step(state, one), core.random_playout(state, fused, 100_000)
+    assert got == expected and got.history == expected.history
+    assert got.previous == expected.previous and got.last_event == expected.last_event
+    assert fused.getstate() == one.getstate()
 
 
 @pytest.mark.parametrize("name", sorted(core.games()))

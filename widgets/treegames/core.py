@@ -235,6 +235,17 @@ def check_notation(text: object, error: type[NotationError] = NotationError) -> 
     return text
 
 
+def draw_below(rng: random.Random, options: int) -> int:
+    """A uniform whole number below ``options`` (at least 1), drawn exactly as ``rng.randrange(options)`` draws it (fewer calls)."""
+    if options < 1:
+        raise ValueError(f"nothing to draw among {options} options")  # randrange's error; never a silent loop
+    width = options.bit_length()
+    pick = rng.getrandbits(width)
+    while pick >= options:
+        pick = rng.getrandbits(width)
+    return pick
+
+
 def bits(mask: int) -> list[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     out = []

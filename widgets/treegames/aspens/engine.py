@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from .. import core
-from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits
+from ..core import CHANCE, TERMINAL, IllegalAction, Option, bits, draw_below
 from . import words
 from .actions import (
     END_TURN,
@@ -139,15 +139,6 @@ def _nth_in_byte_table() -> tuple[tuple[int, ...], ...]:
 
 NTH_IN_BYTE = _nth_in_byte_table()
 _M128, _M64, _M32, _M16 = (1 << 128) - 1, (1 << 64) - 1, (1 << 32) - 1, (1 << 16) - 1
-
-
-def draw_below(rng: random.Random, options: int) -> int:
-    """A uniform whole number below ``options``, drawn exactly as ``rng.randrange(options)`` draws it (fewer calls)."""
-    width = options.bit_length()
-    pick = rng.getrandbits(width)
-    while pick >= options:
-        pick = rng.getrandbits(width)
-    return pick
 
 
 def nth_bit(mask: int, n: int) -> int:

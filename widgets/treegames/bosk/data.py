@@ -175,6 +175,7 @@ class Park:
         self.ahead_squares = tuple(
             tuple(self._ahead_squares(s, d) for s in range(self.num_squares)) for d in DIRECTIONS
         )
+        self._trails = self._list_trails()  # summer scores them once a game: listed once
 
     def __repr__(self) -> str:
         return f"Park({self.side!r}, size={self.size}, inset={self.inset})"
@@ -229,13 +230,17 @@ class Park:
 
     def trails(self) -> list[tuple[str, tuple[int, ...]]]:
         """Every trail that can hold trees, rows first then columns: (name, interior intersections)."""
+        return list(self._trails)
+
+    def _list_trails(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The trails as :meth:`trails` lists them, computed."""
         n = self.size
         rows = [(f"row {r + 1}", tuple(self.intersection(r, c) for c in range(1, n))) for r in range(1, n)]
         cols = [
             (f"column {LETTERS[c].lower()}", tuple(self.intersection(r, c) for r in range(1, n)))
             for c in range(1, n)
         ]
-        return rows + cols
+        return tuple(rows + cols)
 
     # ---- wind geometry (Autumn)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 from .. import core
-from ..core import CHANCE, PARENT, TERMINAL, IllegalAction, Option
+from ..core import CHANCE, PARENT, TERMINAL, IllegalAction, Option, draw_below
 from . import words
 from .actions import NOTATION_HELP, SUMMER, WINTER, Action, Kind, NotationError, Phase, TurnEnd, parse_action
 from .actions import _inter_name as _inter_name
@@ -253,22 +254,121 @@ class BoskState(core.FrozenState):
         game = self.game
         if phase is Phase.LEAF_PLACEMENT:
             choices = self.choices
-            return game.leaf_actions[choices[rng.randrange(len(choices))]]
+            return game.leaf_actions[choices[draw_below(rng, len(choices))]]
         if phase is Phase.FALLING_LEAVES:
             trees = self._selectable_trees()
             tiles = self._unused_tiles()
-            return game.choose_actions[trees[rng.randrange(len(trees))], tiles[rng.randrange(len(tiles))]]
+            return game.choose_actions[trees[draw_below(rng, len(trees))], tiles[draw_below(rng, len(tiles))]]
         if phase is Phase.SPRING:
             values = sorted(set(self.hand[self.current]))
             empty = self._empty_interior()
-            return game.tree_actions[values[rng.randrange(len(values))], empty[rng.randrange(len(empty))]]
+            return game.tree_actions[values[draw_below(rng, len(values))], empty[draw_below(rng, len(empty))]]
         if phase is Phase.SQUIRREL:
             choices = self.choices
-            return game.squirrel_actions[choices[rng.randrange(len(choices))]]
+            return game.squirrel_actions[choices[draw_below(rng, len(choices))]]
         legal = self.legal_actions()
         if not legal:
             raise IllegalAction("End of the Game: the game is over; no more actions")
-        return legal[rng.randrange(len(legal))]
+        return legal[draw_below(rng, len(legal))]
+
+    def random_playout(self, rng: random.Random, limit: int) -> BoskState:
+        """The game's end under uniformly random play from here: :func:`core.random_playout`, with the same draws.
+
+        Most actions of a random Bosk game are leaf placements and Spring's trees. A run of placements
+        that leaves the mover placing, and Spring's trees but its last, are played on copies of the piles,
+        trees and hands with ``random_action``'s own draws; only the action that ends the run makes a
+        state. So the run's inner states are never made (the final state's ``previous`` is right, the one
+        before it skips the run). A drawn action goes straight to its rule, past ``apply``'s checks (a
+        drawn leaf square or tree-and-tile choice is legal by construction). Tests check that the final
+        state, its history and the random stream equal the one-action-at-a-time loop.
+        """
+        state, done, park = self, 0, self.game.park
+        while done < limit:
+            phase = state.phase
+            if phase is Phase.GAME_OVER:
+                return state
+            if phase is Phase.LEAF_PLACEMENT or phase is Phase.SPRING:
+                state, actions = (state._random_leaf_run if phase is Phase.LEAF_PLACEMENT
+                                  else state._random_spring_run)(rng)
+                done += actions
+                continue
+            if state.current == CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+            elif phase is Phase.FALLING_LEAVES:
+                action = state.random_action(rng)
+                state = state._choose(park.intersection(action.row, action.col), action.value)
+                state.__class__ = BoskState
+            else:
+                state = _HANDLERS[phase](state, state.random_action(rng))
+                state.__class__ = BoskState
+            done += 1
+        if state.is_terminal():
+            return state
+        raise RuntimeError(f"bosk: a random playout did not end after {limit} actions")
+
+    def _random_spring_run(self, rng: random.Random) -> tuple[BoskState, int]:
+        """Random Spring trees from here: all but the last grown on copies of the trees and hands, the last applied."""
+        n = self.game.num_players
+        tree_actions = self.game.tree_actions
+        last = len(TREE_VALUES) * n - 1  # the tree that ends Spring goes through apply
+        trees, hands, empty = list(self.trees), [list(h) for h in self.hand], self._empty_interior()
+        turn, current, trail = self.turn, self.current, self._trail
+        while True:  # random_action's draws: a value, then an empty interior intersection
+            values = sorted(set(hands[current]))
+            value = values[draw_below(rng, len(values))]
+            k = draw_below(rng, len(empty))
+            action = tree_actions[value, empty[k]]
+            if turn == last:
+                break
+            trees[empty.pop(k)] = (current << 3) | value
+            hands[current].remove(value)
+            turn, current, trail = turn + 1, (current + 1) % n, (trail, action)
+        start = self
+        if turn != self.turn:
+            start = self._child(None)  # what apply would have made of the run, in one copy
+            start._trail = trail
+            start.trees, start.hand = tuple(trees), tuple(tuple(h) for h in hands)
+            start.turn, start.current = turn, current
+            start.__class__ = BoskState
+        return start.apply(action), turn - self.turn + 1
+
+    def _random_leaf_run(self, rng: random.Random) -> tuple[BoskState, int]:
+        """Random leaf placements from here: those after which the mover still places are done on a copy, then one applied."""
+        p = self.current
+        leaf_actions = self.game.leaf_actions
+        ahead_of = self.game.park.ahead_squares[self.wind]
+        squirrels = self.squirrels
+        piles, choices, active, supply = self.piles, self.choices, self.active, self.supply[p]
+        trail, head, placed, copied = self._trail, self.head, 0, False
+        while True:
+            sq = choices[draw_below(rng, len(choices))]  # random_action's draw
+            pile = piles[sq]
+            cost = _pile_cost(pile, p)
+            left = active - cost - 1
+            ahead = ahead_of[sq]
+            if not left or not ahead:
+                break  # Leaf Placement: no leaf left, or the park's edge: the turn ends (applied below)
+            if not copied:
+                piles, copied = list(piles), True
+            piles[sq] = pile + (p,)
+            options = _leaf_options(ahead, p, left, piles, squirrels)
+            if not options:
+                piles[sq] = pile  # blocked: the turn ends (applied below)
+                break
+            choices, active, supply, head = options, left, supply + cost, sq
+            trail = (trail, leaf_actions[sq])
+            placed += 1
+        start = self
+        if placed:
+            start = self._child(None)  # what apply would have made of the run, in one copy
+            start._trail = trail
+            start.piles = tuple(piles)
+            start.supply = (*self.supply[:p], supply, *self.supply[p + 1 :])
+            start.active, start.head, start.choices = active, head, choices
+            start.__class__ = BoskState
+        after = start._place_leaf(sq)  # drawn from the choices: legal
+        after.__class__ = BoskState
+        return after, placed + 1
 
     def parse_action(self, text: str) -> Action:
         """The action written in Bosk notation (see NOTATION_HELP); NotationError (an IllegalAction) if unreadable."""
@@ -342,19 +442,18 @@ class BoskState(core.FrozenState):
         """I. Spring 1: grow one tree on an unoccupied interior intersection."""
         park = self.game.park
         p = self.current
-        where = _inter_name(action.row, action.col)
         if not park.is_on_board_intersection(action.row, action.col):
-            raise IllegalAction(f"I. Spring 1: {where} is not a trail intersection of this park")
+            raise IllegalAction(f"I. Spring 1: {_inter_name(action.row, action.col)} is not a trail intersection of this park")
         if not park.is_interior(action.row, action.col):
             raise IllegalAction(
-                f"I. Spring 1, note: {where} lies on the park's edge; trees grow only at inner "
+                f"I. Spring 1, note: {_inter_name(action.row, action.col)} lies on the park's edge; trees grow only at inner "
                 f"intersections, away from edges, corners and the border"
             )
         i = park.intersection(action.row, action.col)
         if self.trees[i]:
             owner, value = divmod(self.trees[i], 8)
             raise IllegalAction(
-                f"I. Spring 1: trees grow on an unoccupied intersection, and {where} already holds "
+                f"I. Spring 1: trees grow on an unoccupied intersection, and {_inter_name(action.row, action.col)} already holds "
                 f"{self.game.player_name(owner)}'s value-{value} tree"
             )
         if action.value not in self.hand[p]:
@@ -414,21 +513,22 @@ class BoskState(core.FrozenState):
         game = self.game
         park = game.park
         p = self.current
-        where = _inter_name(action.row, action.col)
         if not park.is_on_board_intersection(action.row, action.col):
-            raise IllegalAction(f"Falling Leaves 1a: {where} is not a trail intersection of this park")
+            raise IllegalAction(
+                f"Falling Leaves 1a: {_inter_name(action.row, action.col)} is not a trail intersection of this park"
+            )
         i = park.intersection(action.row, action.col)
         tree = self.trees[i]
         if not tree or tree >> 3 != p:
             raise IllegalAction(
-                f"Falling Leaves 1a: select one of your own trees in the play area, and {where} holds "
-                f"no tree of {game.player_name(p)}'s"
+                f"Falling Leaves 1a: select one of your own trees in the play area, and "
+                f"{_inter_name(action.row, action.col)} holds no tree of {game.player_name(p)}'s"
             )
         required = self.required_tree_value
         if required and tree & 7 != required:
             raise IllegalAction(
                 f"Falling Leaves 1a.i: in round {self.round} the wind board spot requires a tree of value "
-                f"{required}, and the tree at {where} has value {tree & 7}"
+                f"{required}, and the tree at {_inter_name(action.row, action.col)} has value {tree & 7}"
             )
         tile = action.value
         if tile not in LEAF_TILES:
@@ -438,6 +538,13 @@ class BoskState(core.FrozenState):
                 f"Falling Leaves 1b and 1f: leaf tile {tile_name(tile)} was played before and cannot be "
                 f"selected again"
             )
+        return self._choose(i, tile)
+
+    def _choose(self, i: int, tile: int) -> BoskState:
+        """Falling Leaves 1a-1c for a legal choice: the tree at intersection ``i`` and ``tile`` (a draft)."""
+        game = self.game
+        park = game.park
+        p = self.current
         s = self._child(game.choose_actions[i, tile])
         s.tree_at = i
         s.tile = tile
@@ -465,15 +572,20 @@ class BoskState(core.FrozenState):
     def _apply_leaf(self, action: Action) -> BoskState:
         """Leaf Placement and Covering other leaves: place one active leaf on the path."""
         park = self.game.park
-        p = self.current
         row, col = action.row, action.col
         if not park.is_on_board_square(row, col):
             raise IllegalAction(f"Leaf Placement: {_square_name(row, col)} is not a terrain square of this park")
         sq = row * park.size + col
         if sq not in self.choices:
             raise IllegalAction(self._why_not_leaf(sq))
+        return self._place_leaf(sq)
+
+    def _place_leaf(self, sq: int) -> BoskState:
+        """Leaf Placement and Covering other leaves for a legal square ``sq`` (a draft)."""
+        park = self.game.park
+        p = self.current
         pile = self.piles[sq]
-        cost = len(pile) if pile and pile[-1] != p else 0
+        cost = _pile_cost(pile, p)
         s = self._child(self.game.leaf_actions[sq])
         piles = list(self.piles)
         piles[sq] = pile + (p,)
@@ -696,8 +808,7 @@ class BoskState(core.FrozenState):
     def covering_cost(self, row: int, col: int) -> int:
         """Covering other leaves 1: the active leaves the mover's next leaf on square (row, col) sends back
         to the supply -- one per leaf in a pile another player tops; 0 on an empty pile or the mover's own."""
-        pile = self.piles[self.game.park.square(row, col)]
-        return len(pile) if pile and pile[-1] != self.current else 0
+        return _pile_cost(self.piles[self.game.park.square(row, col)], self.current)
 
     def leaf_path(self) -> tuple[tuple[int, int], ...]:
         """(row, col) of the squares the mover's leaves fell on this turn, in order (during leaf placement)."""
@@ -849,7 +960,12 @@ class BoskState(core.FrozenState):
         return self._prev
 
 
-def _leaf_options(squares: tuple[int, ...], player: int, active: int, piles: tuple, squirrels: tuple) -> tuple:
+def _pile_cost(pile: tuple[int, ...], player: int) -> int:
+    """Covering other leaves 1: the active leaves ``player``'s leaf on ``pile`` sends back (:meth:`BoskState.covering_cost`)."""
+    return len(pile) if pile and pile[-1] != player else 0
+
+
+def _leaf_options(squares: tuple[int, ...], player: int, active: int, piles: Sequence, squirrels: tuple) -> tuple:
     """Squares among ``squares`` that can take the next leaf: no squirrel, and affordable to cover."""
     out = []
     for sq in squares:

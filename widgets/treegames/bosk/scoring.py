@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
@@ -129,6 +130,12 @@ def case_points(case: TieCase, table: MajorityPoints) -> tuple[int, int]:
 
 def majority_points(values: Sequence[int], table: MajorityPoints) -> tuple[int, ...]:
     """Points per player for one trail or region, given each player's total there (0 = absent)."""
+    return _majority_points(tuple(values), table)
+
+
+@lru_cache(maxsize=8192)
+def _majority_points(values: tuple[int, ...], table: MajorityPoints) -> tuple[int, ...]:
+    """majority_points, remembered (a game scores a few dozen trails and regions, mostly alike)."""
     case, firsts, seconds = classify(values)
     points = [0] * len(values)
     first, second = case_points(case, table)
