@@ -99,14 +99,15 @@ def ladder(name: str, players: int, games: int, workers: int, levels: tuple[str,
 
 def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] = LEVELS,
                 greedy_only: bool = False, match: tuple[str, str] | None = None, cap: int = MAX_COACH_GAMES,
-                minutes: float = 40.0, not_worse: bool = False) -> None:
+                minutes: float = 40.0, not_worse: bool = False, seed: int = 2026) -> None:
     """Play and print one game's ladder as SPRT matches, each stopped by its test, its cap or its time limit.
 
     ``not_worse``: the test asks "is it worse?" instead (H0 five points below the fair share, H1 at it):
-    accepting H1 rejects "worse" (issue 33's least aim for Aspens)."""
+    accepting H1 rejects "worse" (issue 33's least aim for Aspens). ``seed``: the match's seed (one per match,
+    so a match with the same seed replays the same games)."""
     ups = [(match[0], *(match[1],) * (players - 1))] if match else matchups(players, levels, greedy_only)
     for bots in ups:
-        spec = TournamentSpec(name, bots, cap - cap % players, seed=2026)
+        spec = TournamentSpec(name, bots, cap - cap % players, seed=seed)
         fair = 1 / players
         test = Sprt(fair - 0.05, fair) if not_worse else Sprt.fair_share(players)
         start = time.perf_counter()
@@ -115,7 +116,7 @@ def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] =
             run.cancel()
         status = run.status()
         stopped = "" if status.decision is not Decision.CONTINUE or status.capped else f", stopped at {minutes:g} min"
-        print(f"sprt {name} {players}p {bots[0]} v {bots[1]}: {status.decision} ({test.describe()}); "
+        print(f"sprt {name} {players}p {bots[0]} v {bots[1]} (seed {seed}): {status.decision} ({test.describe()}); "
               f"LLR {status.llr:+.2f} after {status.games} games ({status.blocks} blocks); "
               f"score per game {status.estimate.text()}{stopped}; {time.perf_counter() - start:.0f} s",
               flush=True)
@@ -289,6 +290,7 @@ def main() -> None:
     parser.add_argument("--fixed", action="store_true", help="the fixed-size ladder (--games each) instead of SPRT")
     parser.add_argument("--cap", type=int, default=None, help=f"an SPRT match's most games (default {MAX_COACH_GAMES})")
     parser.add_argument("--minutes", type=float, default=None, help="an SPRT match's most minutes (default 40)")
+    parser.add_argument("--seed", type=int, default=2026, help="an SPRT match's seed (default 2026)")
     parser.add_argument("--not-worse", action="store_true",
                         help="SPRT of 'worse' (H0 five points below the fair share) against 'not worse' (H1 at it)")
     args = parser.parse_args()
@@ -328,7 +330,7 @@ def main() -> None:
                 sprt_ladder(name, players, args.workers, sprt_levels, greedy_only, match,
                             cap=args.cap or (20 if args.quick else MAX_COACH_GAMES),
                             minutes=args.minutes or (2 if args.quick else 40 if args.full else 6),
-                            not_worse=args.not_worse)
+                            not_worse=args.not_worse, seed=args.seed)
     print(f"coach load average after: {os.getloadavg()[0]:.2f}")
 
 

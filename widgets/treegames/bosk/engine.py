@@ -297,6 +297,10 @@ class BoskState(core.FrozenState):
             elif phase is Phase.FALLING_LEAVES:
                 action = state.random_action(rng)
                 state = state._choose(park.intersection(action.row, action.col), action.value)
+                if state.phase is Phase.LEAF_PLACEMENT:  # the fresh draft takes the run's placements itself
+                    state, actions = state._random_leaf_run(rng, draft=True)
+                    done += 1 + actions
+                    continue
                 state.__class__ = BoskState
             else:
                 state = _HANDLERS[phase](state, state.random_action(rng))
@@ -332,8 +336,12 @@ class BoskState(core.FrozenState):
             start.__class__ = BoskState
         return start.apply(action), turn - self.turn + 1
 
-    def _random_leaf_run(self, rng: random.Random) -> tuple[BoskState, int]:
-        """Random leaf placements from here: those after which the mover still places are done on a copy, then one applied."""
+    def _random_leaf_run(self, rng: random.Random, draft: bool = False) -> tuple[BoskState, int]:
+        """Random leaf placements from here: those after which the mover still places are done on a copy, then one applied.
+
+        ``draft``: this state is a draft just made by the playout and held nowhere else; the run is
+        written into it (then frozen) instead of into a copy.
+        """
         p = self.current
         leaf_actions = self.game.leaf_actions
         ahead_of = self.game.park.ahead_squares[self.wind]
@@ -360,11 +368,12 @@ class BoskState(core.FrozenState):
             placed += 1
         start = self
         if placed:
-            start = self._child(None)  # what apply would have made of the run, in one copy
+            start = self if draft else self._child(None)  # what apply would have made of the run, in one state
             start._trail = trail
             start.piles = tuple(piles)
-            start.supply = (*self.supply[:p], supply, *self.supply[p + 1 :])
+            start.supply = (*start.supply[:p], supply, *start.supply[p + 1 :])
             start.active, start.head, start.choices = active, head, choices
+        if start is not self or draft:
             start.__class__ = BoskState
         after = start._place_leaf(sq)  # drawn from the choices: legal
         after.__class__ = BoskState
