@@ -236,7 +236,7 @@ def check_notation(text: object, error: type[NotationError] = NotationError) -> 
 
 
 def draw_below(rng: random.Random, options: int) -> int:
-    """A uniform whole number below ``options`` (at least 1), drawn exactly as ``rng.randrange(options)`` draws it (fewer calls)."""
+    """A uniform whole number below ``options`` (at least 1), drawn exactly as ``rng.randrange`` draws it."""
     if options < 1:
         raise ValueError(f"nothing to draw among {options} options")  # randrange's error; never a silent loop
     width = options.bit_length()

@@ -337,7 +337,7 @@ class BoskState(core.FrozenState):
         return start.apply(action), turn - self.turn + 1
 
     def _random_leaf_run(self, rng: random.Random, draft: bool = False) -> tuple[BoskState, int]:
-        """Random leaf placements from here: those after which the mover still places are done on a copy, then one applied.
+        """Random leaf placements from here: those that leave the mover placing on a copy, then the last one.
 
         ``draft``: this state is a draft just made by the playout and held nowhere else; the run is
         written into it (then frozen) instead of into a copy.
@@ -452,18 +452,20 @@ class BoskState(core.FrozenState):
         park = self.game.park
         p = self.current
         if not park.is_on_board_intersection(action.row, action.col):
-            raise IllegalAction(f"I. Spring 1: {_inter_name(action.row, action.col)} is not a trail intersection of this park")
+            raise IllegalAction(
+                f"I. Spring 1: {_inter_name(action.row, action.col)} is not a trail intersection of this park"
+            )
         if not park.is_interior(action.row, action.col):
             raise IllegalAction(
-                f"I. Spring 1, note: {_inter_name(action.row, action.col)} lies on the park's edge; trees grow only at inner "
-                f"intersections, away from edges, corners and the border"
+                f"I. Spring 1, note: {_inter_name(action.row, action.col)} lies on the park's edge; trees grow "
+                f"only at inner intersections, away from edges, corners and the border"
             )
         i = park.intersection(action.row, action.col)
         if self.trees[i]:
             owner, value = divmod(self.trees[i], 8)
             raise IllegalAction(
-                f"I. Spring 1: trees grow on an unoccupied intersection, and {_inter_name(action.row, action.col)} already holds "
-                f"{self.game.player_name(owner)}'s value-{value} tree"
+                f"I. Spring 1: trees grow on an unoccupied intersection, and "
+                f"{_inter_name(action.row, action.col)} already holds {self.game.player_name(owner)}'s value-{value} tree"
             )
         if action.value not in self.hand[p]:
             left = ", ".join(str(v) for v in self.hand[p])
@@ -970,7 +972,7 @@ class BoskState(core.FrozenState):
 
 
 def _pile_cost(pile: tuple[int, ...], player: int) -> int:
-    """Covering other leaves 1: the active leaves ``player``'s leaf on ``pile`` sends back (:meth:`BoskState.covering_cost`)."""
+    """Covering other leaves 1: the active leaves ``player``'s leaf on ``pile`` sends back (see covering_cost)."""
     return len(pile) if pile and pile[-1] != player else 0
 
 
