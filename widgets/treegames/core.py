@@ -604,6 +604,18 @@ class FrozenState:
         s._history = self._history
         return s
 
+    def _advance(self, action: Any) -> Any:
+        """This draft moved on by ``action`` in place, as ``_child`` would copy it but keeping its parent link.
+
+        For an engine's fused playout only, on a draft nobody else holds: the state before is not kept.
+        """
+        self._trail = (self._trail, action)
+        self._history = None
+        for name, value in self._RESET.items():
+            if value is not PARENT:
+                setattr(self, name, value)
+        return self
+
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable; apply an action to get a new state")
 

@@ -339,8 +339,8 @@ class BoskState(core.FrozenState):
     def _random_leaf_run(self, rng: random.Random, draft: bool = False) -> tuple[BoskState, int]:
         """Random leaf placements from here: those that leave the mover placing on a copy, then the last one.
 
-        ``draft``: this state is a draft just made by the playout and held nowhere else; the run is
-        written into it (then frozen) instead of into a copy.
+        ``draft``: this state is a draft just made by the playout and held nowhere else; the run and its
+        last placement are written into it (then frozen) instead of into copies.
         """
         p = self.current
         leaf_actions = self.game.leaf_actions
@@ -373,9 +373,9 @@ class BoskState(core.FrozenState):
             start.piles = tuple(piles)
             start.supply = (*start.supply[:p], supply, *start.supply[p + 1 :])
             start.active, start.head, start.choices = active, head, choices
-        if start is not self or draft:
+        if start is not self:
             start.__class__ = BoskState
-        after = start._place_leaf(sq)  # drawn from the choices: legal
+        after = start._place_leaf(sq, in_place=draft)  # drawn from the choices: legal
         after.__class__ = BoskState
         return after, placed + 1
 
@@ -591,13 +591,14 @@ class BoskState(core.FrozenState):
             raise IllegalAction(self._why_not_leaf(sq))
         return self._place_leaf(sq)
 
-    def _place_leaf(self, sq: int) -> BoskState:
-        """Leaf Placement and Covering other leaves for a legal square ``sq`` (a draft)."""
+    def _place_leaf(self, sq: int, in_place: bool = False) -> BoskState:
+        """Leaf Placement and Covering other leaves for a legal square ``sq`` (a draft; ``in_place``: this draft)."""
         park = self.game.park
         p = self.current
         pile = self.piles[sq]
         cost = _pile_cost(pile, p)
-        s = self._child(self.game.leaf_actions[sq])
+        action = self.game.leaf_actions[sq]
+        s = self._advance(action) if in_place else self._child(action)  # below, self is read before s is written
         piles = list(self.piles)
         piles[sq] = pile + (p,)
         s.piles = tuple(piles)
@@ -725,7 +726,8 @@ class BoskState(core.FrozenState):
         if required:
             want = (p << 3) | required
             return [i for i in self.game.park.interior if trees[i] == want]
-        return [i for i in self.game.park.interior if trees[i] and trees[i] >> 3 == p]
+        lowest = p << 3  # the mover's trees are (p << 3) | value, value 1 to 4: one comparison finds them
+        return [i for i in self.game.park.interior if lowest < trees[i] < lowest + 8]
 
     def _unused_tiles(self) -> list[int]:
         """The mover's leaf tiles not played yet (Falling Leaves 1f)."""
