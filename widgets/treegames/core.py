@@ -165,6 +165,9 @@ __all__ = [
     "random_playout",
     "winning_action",
     "first_winning_action",
+    "handed_win_chance",
+    "exact_handed_win_chance",
+    "least_handing",
     "step",
     "play",
     "save_json",
@@ -849,6 +852,64 @@ def first_winning_action(state: State) -> Action | None:
         if after.is_terminal() and after.winners() == (me,):
             return action
     return None
+
+
+def handed_win_chance(after: State, me: int, finish: Callable[[State], Action] | None = None) -> Fraction:
+    """The exact chance that ``me``'s turn, from ``after`` on, ends with a rival the winner or holding a win in one.
+
+    ``finish`` plays the rest of ``me``'s turn (a bot's own heuristic); without it a position where ``me`` is
+    still to play hands nothing yet. A game over counts 1 when ``me`` is not among its winners (0 for a draw).
+    Chance before the next player's decision is summed exactly: the chance that this player has a
+    :func:`winning_action` there. An engine may offer its own
+    ``handed_win_chance(me)`` for a position where ``me``'s turn is over, giving the same answer faster (a
+    draw that only fills ``me``'s hand cannot change it); it is used when present.
+    """
+    while finish is not None and after.current_player == me:
+        after = after.apply(finish(after))
+    fast = getattr(after, "handed_win_chance", None)
+    if fast is not None and after.current_player != me:
+        return fast(me)
+    return exact_handed_win_chance(after, me, finish)
+
+
+def exact_handed_win_chance(after: State, me: int, finish: Callable[[State], Action] | None = None) -> Fraction:
+    """:func:`handed_win_chance` by summing over every chance outcome (what an engine's faster one must agree with)."""
+    mover = after.current_player
+    if mover == CHANCE:
+        return sum((p * exact_handed_win_chance(after.apply(o), me, finish) for o, p in after.chance_outcomes()),
+                   Fraction(0))
+    if mover == me and finish is not None:
+        return exact_handed_win_chance(after.apply(finish(after)), me, finish)
+    if mover == TERMINAL:
+        winners = after.winners()
+        return Fraction(1) if winners and me not in winners else Fraction(0)
+    if mover < 0 or mover == me:
+        return Fraction(0)
+    return Fraction(1) if winning_action(after) is not None else Fraction(0)
+
+
+def least_handing(state: State, ranked: Iterable[Action], finish: Callable[[State], Action] | None = None) -> Action:
+    """The first of ``ranked`` (a bot's legal moves, best first) among those least likely to hand an opponent a win in one.
+
+    Our design for "avoid handing the opponent a win in one", shared by every bot. The bot's first choice
+    stands when the mover is still to play after it (the bot looks again then) or when it hands nothing.
+    When it ends the turn with a chance of a rival winning (at once, or by a game-ending move), every other move is
+    weighed by the turn it leads to, the rest of the turn played by ``finish`` (the bot's own heuristic),
+    and the first that hands the least (nothing at all, if it can) is played. ValueError when ``ranked`` is empty.
+    """
+    me = state.current_player
+    ranked = iter(ranked)
+    best = next(ranked, None)
+    if best is None:
+        raise ValueError("least_handing needs at least one move")
+    least = handed_win_chance(state.apply(best), me)
+    for action in ranked:
+        if least == 0:
+            break
+        chance = handed_win_chance(state.apply(action), me, finish)
+        if chance < least:
+            best, least = action, chance
+    return best
 
 
 def random_playout(state: State, rng: random.Random, limit: int) -> State:

@@ -7,7 +7,9 @@ The heuristic, one placement at a time (no look-ahead beyond the current tree):
 * **Growing the starting forests**: the tallest own stack still below 7 trees, so
   production is steady (each tree below 7 adds exactly 1/6 to a space's odds).
 * **Planting**: a grow-out that ends the game won (:func:`treegames.core.winning_action`) is played at
-  once; otherwise every legal action gets a value and the best is played:
+  once; otherwise every legal action gets a value and the best is played, unless it could hand the
+  opponent a win in one after the dice (:func:`treegames.core.least_handing`: then the best that hands
+  the least):
 
   - grow out: 1 for the space, plus every space a cascade would fill at once,
     plus 0.25 per opponent space next to the target (contesting and blocking the
@@ -24,6 +26,7 @@ for a given seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from .. import core
 from .actions import END_TURN, EndTurn, GrowOut, GrowUp, Phase, Seed
@@ -72,7 +75,16 @@ class GreedyBot:
         share = _empty_share(state)
         scored = [(self.value(state, a, share), i) for i, a in enumerate(actions)]
         best = max(v for v, _ in scored)
-        return actions[self.rng.choice([i for v, i in scored if v == best])]
+        pick = self.rng.choice([i for v, i in scored if v == best])
+        return core.least_handing(state, _ranked(actions, scored, pick), self.heuristic)
+
+    def heuristic(self, state: AspensState) -> object:
+        """The move the values rank first (legal order among equals), a win in one before all: how a weighed turn is finished."""
+        win = core.winning_action(state)
+        if win is not None:
+            return win
+        share = _empty_share(state)
+        return max(state.legal_actions(), key=lambda a: self.value(state, a, share))
 
     def value(self, state: AspensState, action: object, share: float | None = None) -> float:
         """How much this bot likes ``action`` in ``state`` (higher is better)."""
@@ -90,6 +102,14 @@ class GreedyBot:
         if isinstance(action, EndTurn) or action is END_TURN:
             return HOLD_VALUE
         return 0.0
+
+
+def _ranked(actions: list, scored: list[tuple[float, int]], pick: int) -> Iterator:
+    """The chosen action, then the others by value (legal order among equals), listed only when asked for."""
+    yield actions[pick]
+    for _value, i in sorted(scored, key=lambda vi: (-vi[0], vi[1])):
+        if i != pick:
+            yield actions[i]
 
 
 def _empty_share(state: AspensState) -> float:

@@ -14,6 +14,11 @@ GreedyBot's heuristic, one step at a time:
   margin (its region points minus the best rival's), counting a covering cost
   as 0.5 per returned leaf; ties go to the square with more room ahead.
 
+A chosen move that could hand the next player a win in one (Winter's scoring
+won by them: :func:`treegames.core.least_handing`) gives way to the next best
+that hands the least (leaves and the squirrel by the same value; otherwise in
+legal order).
+
 Moves still equally good after those tie-breaks are chosen between with the
 bot's own ``rng`` (seeded: the same seed plays the same game).  The rollouts it
 uses to value a tree and tile play the first of equally good squares, so the
@@ -23,7 +28,8 @@ valuation itself does not draw from the rng.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .. import core
 from .actions import Kind, Phase
@@ -39,6 +45,11 @@ TILE_PENALTY = 0.25
 
 COVER_PENALTY = 0.5
 """Winter-margin points charged per active leaf returned when covering."""
+
+
+def _first(ties: list) -> Any:
+    """The first of equally good moves (legal order)."""
+    return ties[0]
 
 
 def _margin(points: tuple[int, ...], me: int) -> int:
@@ -100,18 +111,38 @@ class GreedyBot:
         win = core.winning_action(state)  # only Winter's scoring ends a game: its one action, when it wins
         if win is not None:
             return win
+        return core.least_handing(state, self._ranked(state, self._heuristic(state, self._pick)), self.heuristic)
+
+    def heuristic(self, state: BoskState):
+        """The heuristic's move with the first of equal moves, a win in one before all: how a weighed turn is finished."""
+        win = core.winning_action(state)
+        return win if win is not None else self._heuristic(state, _first)
+
+    def _heuristic(self, state: BoskState, pick: Callable[[list], Any]):
+        """The heuristic's choice for the phase in force (see the module docstring), ``pick`` choosing among equals."""
         phase = state.phase
         if phase is Phase.SPRING:
-            return self._spring(state)
+            return self._spring(state, pick)
         if phase is Phase.WIND:
-            return self._wind(state)
+            return self._wind(state, pick)
         if phase is Phase.FALLING_LEAVES:
-            return self._falling(state)
+            return self._falling(state, pick)
         if phase is Phase.LEAF_PLACEMENT or phase is Phase.SQUIRREL:
-            return self._pick(self._best_squares(state, control_counts(state))[0])
+            return pick(self._best_squares(state, control_counts(state))[0])
         return state.legal_actions()[0]
 
-    def _spring(self, state: BoskState):
+    @staticmethod
+    def _ranked(state: BoskState, chosen) -> Iterator:
+        """The chosen action, then the rest (a leaf or the squirrel by the same winter value), listed only when asked for."""
+        yield chosen
+        actions = state.legal_actions()
+        if state.phase is Phase.LEAF_PLACEMENT or state.phase is Phase.SQUIRREL:
+            counts, me = control_counts(state), state.current_player
+            ahead = state.park.ahead_squares[state.wind_direction.index]
+            actions.sort(key=lambda a: _square_key(state, counts, me, ahead, a), reverse=True)  # stable among equals
+        yield from (a for a in actions if a != chosen)
+
+    def _spring(self, state: BoskState, pick: Callable[[list], Any]):
         """Highest tree where it best improves the summer margin on its two trails."""
         park = state.park
         me = state.current_player
@@ -127,7 +158,7 @@ class GreedyBot:
                 best, best_key = [action], key
             elif key == best_key:
                 best.append(action)
-        return self._pick(best)
+        return pick(best)
 
     @staticmethod
     def _summer_gain(state: BoskState, me: int, row: int, col: int, value: int) -> int:
@@ -146,7 +177,7 @@ class GreedyBot:
             gain += _margin(summer_points(totals), me) - before
         return gain
 
-    def _wind(self, state: BoskState):
+    def _wind(self, state: BoskState, pick: Callable[[list], Any]):
         """The side whose first wind gives my value-1 trees the longest runs."""
         me = state.current_player
         size = state.park.size
@@ -161,9 +192,9 @@ class GreedyBot:
                 best, best_room = [action], room
             elif room == best_room:
                 best.append(action)
-        return self._pick(best)
+        return pick(best)
 
-    def _falling(self, state: BoskState):
+    def _falling(self, state: BoskState, pick: Callable[[list], Any]):
         """The tree and tile whose greedy path gains most, net of the tile's size."""
         best, best_score = [], None
         for action in state.legal_actions():
@@ -173,7 +204,7 @@ class GreedyBot:
                 best, best_score = [action], score
             elif score == best_score:
                 best.append(action)
-        return self._pick(best)
+        return pick(best)
 
     def _rollout(self, state: BoskState, me: int) -> float:
         """Total winter-margin gain of finishing this turn greedily."""
@@ -195,20 +226,24 @@ class GreedyBot:
     def _best_squares(state: BoskState, counts: list[list[int]]):
         """([equally best actions], score) for the next leaf or the squirrel."""
         me = state.current_player
-        park = state.park
-        ahead = park.ahead_squares[state.wind_direction.index]
+        ahead = state.park.ahead_squares[state.wind_direction.index]
         best, best_key = [], None
         for action in state.legal_actions():
-            sq = park.square(action.row, action.col)
-            score = float(_winter_gain(state, counts, me, sq))
-            if action.kind is Kind.LEAF:
-                score -= COVER_PENALTY * state.covering_cost(action.row, action.col)
-            key = (score, len(ahead[sq]))
+            key = _square_key(state, counts, me, ahead, action)
             if best_key is None or key > best_key:
                 best, best_key = [action], key
             elif key == best_key:
                 best.append(action)
         return best, best_key[0]
+
+
+def _square_key(state: BoskState, counts: list[list[int]], me: int, ahead: tuple, action) -> tuple[float, int]:
+    """(winter-margin gain less the covering penalty, squares ahead) of ``me``'s leaf or squirrel on ``action``'s square."""
+    sq = state.park.square(action.row, action.col)
+    score = float(_winter_gain(state, counts, me, sq))
+    if action.kind is Kind.LEAF:
+        score -= COVER_PENALTY * state.covering_cost(action.row, action.col)
+    return score, len(ahead[sq])
 
 
 def _blow(state: BoskState, side: int) -> tuple[int, int]:

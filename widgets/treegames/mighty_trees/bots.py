@@ -38,16 +38,19 @@ Sol discards a tree that fits nowhere.  Only one discard is tried: the least
 useful card; removing its own trees is never tried.  ``end`` is played when no
 sequence beats the present position; when a Sol must still be spent, the best
 sequence is played anyway.  Ties go to the first action in ``legal_actions()``
-order, so the bot is deterministic.  Chance nodes are not the bot's business
+order, so the bot is deterministic.  A chosen action that could hand the
+next player a win in one (:func:`treegames.core.least_handing`) gives way to
+the best-planned one that hands the least (then the rest, in legal order).  Chance nodes are not the bot's business
 (core.step samples them).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..core import winning_action
+from ..core import least_handing, winning_action
 from .actions import Verb
 from .data import DECK, HABITATS, MAX_VALUE, MIN_VALUE, SLOTS, Element, Kind
 
@@ -148,6 +151,17 @@ def score(state: MightyTreesState, me: int) -> float:
     return progress(state, me) - others + command_value(state, me)
 
 
+def _ranked(best: Action, valued: list[tuple[float, Action]], legal: list[Action]) -> Iterator[Action]:
+    """The chosen action, then the others planned by value, then the rest in legal order, listed only when asked for."""
+    yield best
+    done = {best}
+    for _value, action in sorted(valued, key=lambda va: -va[0]):  # stable: END, then legal order, among equals
+        if action not in done:
+            done.add(action)
+            yield action
+    yield from (a for a in legal if a not in done)
+
+
 class GreedyBot:
     """Plans its Battle Phase by trying every sequence of its own actions (see the module docstring)."""
 
@@ -156,19 +170,31 @@ class GreedyBot:
 
     def choose(self, state: MightyTreesState) -> Action:
         """The chosen action for the player to move."""
-        me = state.current_player
         win = winning_action(state)  # a capture that wins now is taken now, never planned for later in the turn
         if win is not None:
             return win
+        best, valued = self._planned(state)
+        return least_handing(state, _ranked(best, valued, state.legal_actions()), self.heuristic)
+
+    def heuristic(self, state: MightyTreesState) -> Action:
+        """The planned move, a win in one before all: how a weighed turn is finished."""
+        win = winning_action(state)
+        return win if win is not None else self._planned(state)[0]
+
+    def _planned(self, state: MightyTreesState) -> tuple[Action, list[tuple[float, Action]]]:
+        """(the first action of the best plan this turn, each planned first action with its plan's value)."""
+        me = state.current_player
         legal = state.legal_actions()
         end = next((a for a in legal if a.verb is Verb.END), None)
         best, best_value = end, score(state, me) if end is not None else float("-inf")
+        valued = [] if end is None else [(best_value, end)]
         seen: dict[tuple, float] = {}  # one turn's plans reach the same position in several orders
         for action in self._moves(state):
             value = self._plan(state._apply(action), me, PLAN_DEPTH - 1, seen)  # listed legal: no check
+            valued.append((value, action))
             if value > best_value + 1e-9:
                 best, best_value = action, value
-        return best if best is not None else legal[0]
+        return (best if best is not None else legal[0]), valued
 
     def _plan(self, state: MightyTreesState, me: int, depth: int, seen: dict[tuple, float]) -> float:
         """The best score reachable from ``state`` with at most ``depth`` more of ``me``'s actions this turn."""

@@ -932,6 +932,32 @@ class MightyTreesState(core.FrozenState):
                     return action
         return None
 
+    def handed_win_chance(self, me: int) -> Fraction:
+        """:func:`treegames.core.handed_win_chance`, faster: only the Regroup draws stand between two turns.
+
+        Those draws fill nothing but ``me``'s Command, and a win in one needs no card in hand (a grow, or with
+        ``capture_at_round_end`` the end of a round, fills or keeps a canopy: Capturing a Habitat), so one path
+        of draws decides it. No one wins in one without a canopy tree standing and one capture left to win;
+        no chance event grows a tree, and a capture that does not end the game clears the table (a new habitat
+        is drawn on an empty one). So most positions are answered without a draw. A rival's capture at the
+        round's end (our variant) that ends the game happens on the path and counts as a game won.
+        """
+        if self.phase is Phase.GAME_OVER:
+            return core.exact_handed_win_chance(self, me)
+        to_win = self.game.habitats_to_win
+        canopy, captured = self.canopy_slots, self.captured
+        if not any(
+            p != me and captured[p] + 1 >= to_win and canopy[SLOTS * p : SLOTS * p + SLOTS].count(-1) < SLOTS
+            for p in range(self.game.num_players)
+        ):
+            return Fraction(0)
+        state = self
+        while state.current_player == CHANCE:
+            if state.phase is not Phase.REGROUP:  # a new habitat: the table was cleared by a capture
+                return Fraction(0)
+            state = state.apply(state.chance_outcomes()[0][0])
+        return core.exact_handed_win_chance(state, me)
+
     def random_action(self, rng: random.Random) -> Action:
         """A uniformly random legal action (used by core.RandomBot)."""
         if self._legal is None:

@@ -25,6 +25,7 @@ either way.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from enum import StrEnum
 from typing import Any
 
@@ -88,7 +89,12 @@ class CoachBot:
         return iterations_for(self.level, state.game.name, state.num_players)
 
     def choose(self, state: Any) -> Any:
-        """The move with the most playouts after this bot's budget (a chance node: an exact draw)."""
+        """The move with the most playouts after this bot's budget (a chance node: an exact draw).
+
+        A win in one is taken first; a move that could hand the next player one gives way to the next most
+        played that hands less (:func:`treegames.core.least_handing`, the rest of a weighed turn played by
+        the game's GreedyBot heuristic).
+        """
         if state.current_player == core.CHANCE:
             return core.sample_chance(state, self.rng)
         legal = state.legal_actions()
@@ -104,7 +110,22 @@ class CoachBot:
             search = ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees, prior=self.prior)
         search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
-        return search.best()
+        return core.least_handing(state, _by_playouts(search, legal), _finisher(state))
+
+
+def _by_playouts(search: Search | ParallelSearch, legal: list) -> Iterator:
+    """The searched moves, most playouts first, then any move never tried (legal order), listed only when asked for."""
+    seen = set()
+    for stats in search.statistics():
+        seen.add(stats.action)
+        yield stats.action
+    yield from (a for a in legal if a not in seen)
+
+
+def _finisher(state: Any) -> Callable[[Any], Any] | None:
+    """How the coach finishes a turn it weighs for handing a win in one: the game's GreedyBot heuristic, if any."""
+    greedy = getattr(core.game_module(state.game.name), "GreedyBot", None)
+    return None if greedy is None else getattr(greedy(random.Random(0)), "heuristic", None)
 
 
 class CoachEasy(CoachBot):

@@ -65,13 +65,17 @@ class PageWords:
         return self.who_moves(state)
 
     def _update_access(self, state) -> None:
-        """The move box's list of legal moves and the board's tables, for the state on screen."""
+        """The board's tables, then the move box's list of legal moves, for the state on screen.
+
+        In that order: a page that reads "legal moves now" already has the board's tables of the same moment
+        (a keyboard test once read the moves off the tables of the moment before).
+        """
         note = ("The game is over." if state.is_terminal() else
                 self.session.waiting_text() if not self.is_human_turn() else
                 "Show your cards (lift the cover) to list your moves.")
-        self.move_box.show(self.move_choices(state), note)
         self.board_words.value = access.tables_html(self.board_tables(state)) + (
             f"<p>{escape(self.position_words(state))}</p>")
+        self.move_box.show(self.move_choices(state), note)
 
     def _show_board_words(self, shown: bool) -> None:
         """Show the board's tables on screen too (they are always there for a screen reader)."""
