@@ -18,7 +18,7 @@ import pytest
 
 from treegames import core
 from treegames.aspens import END_TURN, PINE, GrowOut, parse_cell
-from treegames.search import CoachEasy, CoachHard, CoachMedium
+from treegames.search import CoachEasy, CoachHard, CoachMedium, review_position
 
 pytestmark = pytest.mark.slow  # seconds of search and of exact sums over draws: not in make test-quick
 
@@ -209,7 +209,8 @@ def leaves(state, budget: int) -> int | None:
 @pytest.mark.parametrize("options", [{"players": 2}, {"players": 4}, {"players": 2, "habitats_to_win": 2},
                                      {"players": 3, "capture_at_round_end": True}])
 def test_mighty_trees_own_handed_win_chance_agrees_with_summing_every_draw(options):
-    """Regroup Phase: the draws between two turns fill only the mover's Command, so the engine follows one."""
+    """Regroup Phase: the draws between two turns fill only the mover's Command, so the engine follows one; and
+    Capturing a Habitat: no move hands a win unless a rival has a canopy tree and one capture left."""
     game = core.games()["mighty_trees"].new_game(**options)
     compared = handed = 0
     for seed in range(60):
@@ -224,6 +225,7 @@ def test_mighty_trees_own_handed_win_chance_agrees_with_summing_every_draw(optio
             if after.current_player not in (me,) and leaves(after, 200) is not None:
                 exact = core.exact_handed_win_chance(after, me)
                 assert core.handed_win_chance(after, me) == exact, after.to_json()
+                assert exact == 0 or state.can_rival_win_soon(me), "GreedyBot skips the check without such a rival"
                 compared, handed = compared + 1, handed + (exact > 0)
             state = after
     assert compared > 200 and handed > 0
@@ -245,3 +247,12 @@ def test_a_game_over_counts_as_handed_when_a_rival_won_and_not_for_a_draw_or_a_s
 def test_least_handing_needs_a_move():
     with pytest.raises(ValueError, match="at least one move"):
         core.least_handing(saved("aspens", "aspens_pine_could_seal_the_north"), [])
+
+
+def test_review_compares_a_growth_that_hands_p2_the_habitat_with_the_coachs_choice():
+    """Review's "the coach's choice" is the move the coach would play: not the growth that hands P2 the habitat."""
+    state = saved("mighty_trees", "mighty_trees_p2_one_growth_from_the_habitat")
+    played, choice, _playouts = review_position(state, state.parse_action("grow 1"), random.Random(0), iterations=48)
+    assert str(played.action) == "grow 1"
+    assert str(choice.action).startswith("discard understory ")
+    assert choice.visits > 0

@@ -162,3 +162,20 @@ def test_the_estimates_so_far_show_while_the_coach_thinks_and_the_final_list_rep
     assert "so far" in live[0] and "(leading so far)" in live[0] and "(the coach's choice)" not in live[0]
     final = panel.words.value
     assert "(still thinking)" not in final and "(the coach's choice)" in final and "after 400 playouts" in final
+
+
+def test_hint_marks_the_coachs_choice_not_a_most_played_growth_that_hands_p2_the_habitat():
+    """Our design (core.least_handing), in Hint's words: the most played move, growing a tree (3 Sols), ends P1's
+    turn with P2 one growth from the habitat; the coach's choice removes its own understory tree instead, to
+    plant an attacker on the tree P2 would grow."""
+    w = MightyTreesPlay(seed=1)
+    w.open_saved((harness.ROOT / "tests/search/positions/mighty_trees_p2_one_growth_from_the_habitat.json").read_text())
+    assert w.is_human_turn()
+    panel = w.hint_panel
+    assert panel.hint() and panel.wait(harness.DEADLINE)
+    rows = panel.top_moves()
+    assert str(rows[0].action).startswith("grow "), [str(r.action) for r in rows]
+    assert str(panel.choice).startswith("discard understory ")
+    text = re.sub(r"<[^>]+>", "", panel.words.value)
+    assert "would end the turn with a 100% chance that a rival wins at once or with one move" in text
+    assert text.count("(the coach's choice)") == (1 if panel.choice in [r.action for r in rows] else 0)

@@ -174,6 +174,8 @@ class GreedyBot:
         if win is not None:
             return win
         best, valued = self._planned(state)
+        if not state.can_rival_win_soon(state.current_player):  # then no move hands a win: skip the check
+            return best
         return least_handing(state, _ranked(best, valued, state.legal_actions()), self.heuristic)
 
     def heuristic(self, state: MightyTreesState) -> Action:

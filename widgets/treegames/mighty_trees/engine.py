@@ -932,6 +932,19 @@ class MightyTreesState(core.FrozenState):
                     return action
         return None
 
+    def can_rival_win_soon(self, me: int) -> bool:
+        """Whether a rival of ``me`` has a canopy tree standing and one capture left to win (Capturing a Habitat).
+
+        Without such a rival no move of ``me``'s this turn can hand one a win in one: ``me``'s moves only
+        remove rivals' trees, and ``me``'s own capture clears the table.
+        """
+        to_win = self.game.habitats_to_win
+        canopy, captured = self.canopy_slots, self.captured
+        return any(
+            p != me and captured[p] + 1 >= to_win and canopy[SLOTS * p : SLOTS * p + SLOTS].count(-1) < SLOTS
+            for p in range(self.game.num_players)
+        )
+
     def handed_win_chance(self, me: int) -> Fraction:
         """:func:`treegames.core.handed_win_chance`, faster: only the Regroup draws stand between two turns.
 
@@ -944,12 +957,7 @@ class MightyTreesState(core.FrozenState):
         """
         if self.phase is Phase.GAME_OVER:
             return core.exact_handed_win_chance(self, me)
-        to_win = self.game.habitats_to_win
-        canopy, captured = self.canopy_slots, self.captured
-        if not any(
-            p != me and captured[p] + 1 >= to_win and canopy[SLOTS * p : SLOTS * p + SLOTS].count(-1) < SLOTS
-            for p in range(self.game.num_players)
-        ):
+        if not self.can_rival_win_soon(me):
             return Fraction(0)
         state = self
         while state.current_player == CHANCE:

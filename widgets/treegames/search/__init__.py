@@ -19,6 +19,7 @@ from .bots import (
     CoachHard,
     CoachMedium,
     Level,
+    coach_choice,
     iterations_for,
     rollout_for,
 )
@@ -43,7 +44,7 @@ from .review import (
 from .worlds import HiddenInformationError, WorldSampler, unseen_cards
 
 __all__ = [
-    "COACH_BOTS", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
+    "COACH_BOTS", "coach_choice", "rollout_for", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "CoachBot", "CoachEasy", "CoachHard", "CoachMedium", "Level",
     "EXPLORATION", "Budget", "MoveStats", "Progress", "Rollout", "Search", "SearchError", "ParallelSearch",
     "HiddenInformationError", "WorldSampler", "unseen_cards",
     "Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions", "turning_points",

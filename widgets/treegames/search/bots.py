@@ -34,7 +34,8 @@ from ..plugins import plugin
 from .mcts import Budget, Prior, Rollout, Search
 from .parallel import ParallelSearch
 
-__all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS"]
+__all__ = ["Level", "LEVEL_ITERATIONS", "LEVEL_TREES", "iterations_for", "rollout_for", "CoachBot", "CoachEasy", "CoachMedium", "CoachHard", "COACH_BOTS",
+           "coach_choice"]
 
 
 class Level(StrEnum):
@@ -110,7 +111,19 @@ class CoachBot:
             search = ParallelSearch(state, self.rng, rollout=rollout, trees=self.trees, prior=self.prior)
         search.think(Budget(iterations=self.budget(state)))
         self.last_search = search
-        return core.least_handing(state, _by_playouts(search, legal), _finisher(state))
+        return coach_choice(state, search)
+
+
+def coach_choice(state: Any, search: Search | ParallelSearch) -> Any:
+    """The coach's move in ``state`` after ``search``: a win in one, else the most played that hands a rival the least.
+
+    What CoachBot plays, Hint marks and Review compares with (:func:`treegames.core.least_handing`, the
+    rest of a weighed turn played by the game's GreedyBot heuristic).
+    """
+    win = core.winning_action(state)
+    if win is not None:
+        return win
+    return core.least_handing(state, _by_playouts(search, state.legal_actions()), _finisher(state))
 
 
 def _by_playouts(search: Search | ParallelSearch, legal: list) -> Iterator:

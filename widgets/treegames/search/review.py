@@ -50,7 +50,7 @@ from typing import Any
 
 from .. import core
 from ..plugins import plugin
-from .bots import rollout_for
+from .bots import coach_choice, rollout_for
 from .mcts import Budget, MoveStats, Progress, Search, SearchError, _cancel_check, _Node
 
 __all__ = ["Review", "ReviewError", "ReviewedMove", "ReviewProgress", "review_position", "history_from_actions",
@@ -210,7 +210,7 @@ def review_position(state: Any, action: Any, rng: random.Random, iterations: int
     done = search.think(Budget(iterations=n), cancel=stop, progress=progress)
     if done < n or stop():
         return None
-    best = search.best()  # the coach's choice before the top-up, which gives the moves compared more playouts
+    best = coach_choice(state, search)  # the coach's choice before the top-up, which gives the moves compared more playouts
     least = max(1, round(COMPARED_SHARE * n))
     for move in dict.fromkeys((best, action)):
         need = least - _visits(search, move)

@@ -39,11 +39,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from .. import core
-from ..search import Budget, MoveStats, ParallelSearch, Progress, rollout_for
+from ..search import Budget, MoveStats, ParallelSearch, Progress, coach_choice, rollout_for
 from . import palette, safety
 from .jobs import JobPanel
 from .scene import Polygons, Scene, as_points
-from .text import escape, plural
+from .text import escape, percent_text, plural
 
 __all__ = ["HintPanel", "HintState", "HINT_BUDGET", "MORE_BUDGET", "HINT_TREES", "TOP_MOVES", "HINT_OFF", "LIVE_SECONDS"]
 
@@ -105,6 +105,7 @@ class HintPanel(JobPanel):
         self.search: ParallelSearch | None = None
         self.searched: Any = None  # the state the search is about
         self.choice_place: str | None = None
+        self.choice: Any = None  # the coach's move after the last finished search (coach_choice)
         self._next_live = 0.0  # when the estimates so far may be shown again (time.monotonic)
         self._off = False  # True while the page is at a shared table without hints
         self.hint_button = widgets.Button(description="Hint", tooltip=TOOLTIP,
@@ -218,7 +219,8 @@ class HintPanel(JobPanel):
             self._reset_buttons()
             self._end_bar(not cancelled)
             self.progress.value = 1.0
-            self.choice_place = self.place_of(search.state, search.statistics()[0].action)
+            self.choice = coach_choice(search.state, search)
+            self.choice_place = self.place_of(search.state, self.choice)
             self._note("")
             self._show(cancelled=cancelled)
             self._redraw()
@@ -338,12 +340,27 @@ class HintPanel(JobPanel):
         head = (f"<b>The coach's estimates{so_far} for {who}</b> after {plural(iterations, 'playout')}"
                 + (" (cancelled)" if cancelled else "") + (" (still thinking)" if thinking else "") + ":")
         items = []
-        for index, row in enumerate(self.top_moves() if rows is None else rows):
-            leading = " <b>(leading so far)</b>" if thinking else " <b>(the coach's choice)</b>"
-            mark = leading if index == 0 else ""
+        shown = self.top_moves() if rows is None else rows
+        choice = None if thinking or not shown else self.choice
+        for index, row in enumerate(shown):
+            if thinking:
+                mark = " <b>(leading so far)</b>" if index == 0 else ""
+            else:
+                mark = " <b>(the coach's choice)</b>" if row.action == choice else ""
             items.append(f"<li title='{escape(row.description)}'>{escape(row.text())}{mark}"
                          f"<br><span style='font-size:12px;color:{palette.MUTED_INK}'>"
                          f"{escape(row.description)}</span></li>")
         body = f"<ol style='margin:4px 0 4px 20px;padding:0'>{''.join(items)}</ol>" if items else ""
+        why = "" if choice is None or choice == shown[0].action else self._handing_words(search, shown[0], choice)
         note = f"<div style='font-size:12px;color:{palette.MUTED_INK}'>{escape(NOTE)}</div>"
-        self.words.value = f"<div>{head}{body}{note}</div>"
+        self.words.value = f"<div>{head}{body}{why}{note}</div>"
+
+    def _handing_words(self, search: ParallelSearch, top: MoveStats, choice: Any) -> str:
+        """Why the coach does not play its most played move: it could hand a rival the win (core.least_handing)."""
+        state = search.state
+        said = f"<p><b>The coach's choice</b>: {escape(state.describe(choice))}. "
+        if choice == core.winning_action(state):
+            return said + "It wins the game at once, whatever the playouts say.</p>"
+        chance = core.handed_win_chance(state.apply(top.action), state.current_player)
+        return said + (f"The most played move would end the turn with a {percent_text(chance, 0)} chance that a "
+                       "rival wins at once or with one move, so the coach plays a move that hands less.</p>")
