@@ -888,25 +888,29 @@ def exact_handed_win_chance(after: State, me: int, finish: Callable[[State], Act
     return Fraction(1) if winning_action(after) is not None else Fraction(0)
 
 
-def least_handing(state: State, ranked: Iterable[Action], finish: Callable[[State], Action] | None = None) -> Action:
+def least_handing(state: State, ranked: Iterable[Action], finish: Callable[[State], Action] | None = None,
+                  play: Callable[[Action], State] | None = None) -> Action:
     """The first of ``ranked`` (a bot's legal moves, best first) among those least likely to hand an opponent a win in one.
 
     Our design for "avoid handing the opponent a win in one", shared by every bot. The bot's first choice
     stands when the mover is still to play after it (the bot looks again then) or when it hands nothing.
     When it ends the turn with a chance of a rival winning (at once, or by a game-ending move), every other move is
     weighed by the turn it leads to, the rest of the turn played by ``finish`` (the bot's own heuristic),
-    and the first that hands the least (nothing at all, if it can) is played. ValueError when ``ranked`` is empty.
+    and the first that hands the least (nothing at all, if it can) is played. ``play`` makes the position after
+    a ranked move (default ``state.apply``; a bot whose moves are listed legal may skip the checks).
+    ValueError when ``ranked`` is empty.
     """
     me = state.current_player
+    play = state.apply if play is None else play
     ranked = iter(ranked)
     best = next(ranked, None)
     if best is None:
         raise ValueError("least_handing needs at least one move")
-    least = handed_win_chance(state.apply(best), me)
+    least = handed_win_chance(play(best), me)
     for action in ranked:
         if least == 0:
             break
-        chance = handed_win_chance(state.apply(action), me, finish)
+        chance = handed_win_chance(play(action), me, finish)
         if chance < least:
             best, least = action, chance
     return best

@@ -56,6 +56,10 @@ RISE = tuple(float(production_probability(h + 1) - production_probability(h)) fo
 class GreedyBot:
     """Plays the best-valued single placement now (see the module docstring); ties by rng."""
 
+    guard = True
+    """Whether a move that ends the turn is weighed for handing a rival a win in one (core.least_handing);
+    the coach's greedy playouts switch it off (a sampling policy, as fast as before the check)."""
+
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng if rng is not None else random.Random(0)
 
@@ -76,6 +80,8 @@ class GreedyBot:
         scored = [(self.value(state, a, share), i) for i, a in enumerate(actions)]
         best = max(v for v, _ in scored)
         pick = self.rng.choice([i for v, i in scored if v == best])
+        if not self.guard:
+            return actions[pick]
         return core.least_handing(state, _ranked(actions, scored, pick), self.heuristic)
 
     def heuristic(self, state: AspensState) -> object:

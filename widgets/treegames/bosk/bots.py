@@ -96,6 +96,10 @@ def _take(state: BoskState, counts: list[list[int]], me: int, sq: int) -> None:
 class GreedyBot:
     """Plays the move with the best immediate gain in its score margin (see the module docstring)."""
 
+    guard = True
+    """Whether a move that ends the turn is weighed for handing a rival a win in one (core.least_handing);
+    the coach's greedy playouts switch it off (a sampling policy, as fast as before the check)."""
+
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng or random.Random(0)
 
@@ -111,7 +115,10 @@ class GreedyBot:
         win = core.winning_action(state)  # only Winter's scoring ends a game: its one action, when it wins
         if win is not None:
             return win
-        return core.least_handing(state, self._ranked(state, self._heuristic(state, self._pick)), self.heuristic)
+        chosen = self._heuristic(state, self._pick)
+        if not self.guard:
+            return chosen
+        return core.least_handing(state, self._ranked(state, chosen), self.heuristic)
 
     def heuristic(self, state: BoskState):
         """The heuristic's move with the first of equal moves, a win in one before all: how a weighed turn is finished."""

@@ -165,6 +165,10 @@ def _ranked(best: Action, valued: list[tuple[float, Action]], legal: list[Action
 class GreedyBot:
     """Plans its Battle Phase by trying every sequence of its own actions (see the module docstring)."""
 
+    guard = True
+    """Whether a move that ends the turn is weighed for handing a rival a win in one (core.least_handing);
+    the coach's greedy playouts switch it off (a sampling policy, as fast as before the check)."""
+
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng  # the heuristic is deterministic (ties go to the first legal action); kept for the protocol
 
@@ -173,30 +177,39 @@ class GreedyBot:
         win = winning_action(state)  # a capture that wins now is taken now, never planned for later in the turn
         if win is not None:
             return win
-        best, valued = self._planned(state)
-        if not state.can_rival_win_soon(state.current_player):  # then no move hands a win: skip the check
+        best, valued, after = self._planned(state)
+        if not self.guard or not state.can_rival_win_soon(state.current_player):  # no move can hand a win
             return best
-        return least_handing(state, _ranked(best, valued, state.legal_actions()), self.heuristic)
+
+        def play(action: Action) -> MightyTreesState:
+            """The position after a listed legal move (the plan's own, when it made one)."""
+            found = after.get(action)
+            return found if found is not None else state._apply(action)
+
+        return least_handing(state, _ranked(best, valued, state.legal_actions()), self.heuristic, play)
 
     def heuristic(self, state: MightyTreesState) -> Action:
         """The planned move, a win in one before all: how a weighed turn is finished."""
         win = winning_action(state)
         return win if win is not None else self._planned(state)[0]
 
-    def _planned(self, state: MightyTreesState) -> tuple[Action, list[tuple[float, Action]]]:
-        """(the first action of the best plan this turn, each planned first action with its plan's value)."""
+    def _planned(self, state: MightyTreesState) -> tuple[Action, list[tuple[float, Action]], dict]:
+        """(the first action of the best plan this turn, each planned first action with its plan's value, the
+        position after each)."""
         me = state.current_player
         legal = state.legal_actions()
         end = next((a for a in legal if a.verb is Verb.END), None)
         best, best_value = end, score(state, me) if end is not None else float("-inf")
         valued = [] if end is None else [(best_value, end)]
         seen: dict[tuple, float] = {}  # one turn's plans reach the same position in several orders
+        after = {}
         for action in self._moves(state):
-            value = self._plan(state._apply(action), me, PLAN_DEPTH - 1, seen)  # listed legal: no check
+            after[action] = child = state._apply(action)  # listed legal: no check
+            value = self._plan(child, me, PLAN_DEPTH - 1, seen)
             valued.append((value, action))
             if value > best_value + 1e-9:
                 best, best_value = action, value
-        return (best if best is not None else legal[0]), valued
+        return (best if best is not None else legal[0]), valued, after
 
     def _plan(self, state: MightyTreesState, me: int, depth: int, seen: dict[tuple, float]) -> float:
         """The best score reachable from ``state`` with at most ``depth`` more of ``me``'s actions this turn."""

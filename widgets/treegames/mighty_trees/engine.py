@@ -963,7 +963,7 @@ class MightyTreesState(core.FrozenState):
         while state.current_player == CHANCE:
             if state.phase is not Phase.REGROUP:  # a new habitat: the table was cleared by a capture
                 return Fraction(0)
-            state = state.apply(state.chance_outcomes()[0][0])
+            state = state._apply(DRAW_ACTIONS[state.draw[0]])  # one of the Regroup draws: any one decides
         return core.exact_handed_win_chance(state, me)
 
     def random_action(self, rng: random.Random) -> Action:

@@ -242,7 +242,10 @@ class Search:
     def _rollout_bot(self) -> core.Bot:
         """The bot that plays the playouts."""
         if self.rollout is Rollout.GREEDY:
-            return core.game_module(self.state.game.name).GreedyBot(self.rng)
+            bot = core.game_module(self.state.game.name).GreedyBot(self.rng)
+            if hasattr(bot, "guard"):  # a playout samples the heuristic's games: no hand-over check (as before it)
+                bot.guard = False
+            return bot
         return core.RandomBot(self.rng)
 
     # ------------------------------------------------------------ running
