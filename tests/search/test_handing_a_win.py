@@ -18,7 +18,8 @@ import pytest
 
 from treegames import core
 from treegames.aspens import END_TURN, PINE, GrowOut, parse_cell
-from treegames.search import CoachEasy, CoachHard, CoachMedium, review_position
+from treegames.search import CoachEasy, CoachHard, CoachMedium, Search, review_position
+from treegames.search.mcts import Prior, Rollout
 
 pytestmark = pytest.mark.slow  # seconds of search and of exact sums over draws: not in make test-quick
 
@@ -256,3 +257,12 @@ def test_review_compares_a_growth_that_hands_p2_the_habitat_with_the_coachs_choi
     assert str(played.action) == "grow 1"
     assert str(choice.action).startswith("discard understory ")
     assert choice.visits > 0
+
+
+def test_the_coachs_greedy_playouts_sample_the_heuristic_without_the_check_and_its_greedy_prior_keeps_it():
+    """Our design: a playout is a sampling policy (the check would cost a tenth of Mighty Trees' playouts)."""
+    state = saved("mighty_trees", "mighty_trees_p2_one_growth_from_the_habitat")
+    search = Search(state, random.Random(0), rollout=Rollout.GREEDY, prior=Prior.GREEDY)
+    assert search._policy.guard is False
+    assert search._advisor.guard is True
+    assert core.game_module("mighty_trees").GreedyBot().guard is True
