@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import pytest
 
+from seeded import next_decisions, random_moves
 from treegames import core
 from treegames.aspens import ASPEN, END_TURN, PINE, GrowOut, Phase, parse_cell
 from treegames.aspens import new_game as new_aspens
@@ -113,15 +114,12 @@ def pine_takes_the_gap(state) -> Fraction:
         assert state.legal_actions() == [END_TURN]
         state = state.apply(END_TURN)
     chance = Fraction(0)
-    for sun, p_sun in state.chance_outcomes():
-        rolled = state.apply(sun)
-        for wind, p_wind in rolled.chance_outcomes():
-            pines_turn = rolled.apply(wind)
-            assert pines_turn.current_player == PINE
-            if GrowOut(GAP) in pines_turn.legal_actions():
-                after = pines_turn.apply(GrowOut(GAP))
-                assert 2 * after.scores()[PINE] >= after.game.playable_count
-                chance += p_sun * p_wind
+    for pines_turn, p in next_decisions(state):
+        assert pines_turn.current_player == PINE
+        if GrowOut(GAP) in pines_turn.legal_actions():
+            after = pines_turn.apply(GrowOut(GAP))
+            assert 2 * after.scores()[PINE] >= after.game.playable_count
+            chance += p
     return chance
 
 
@@ -312,19 +310,11 @@ GAMES_WITH_OPTIONS = [("aspens", {}), ("aspens", {"cascade_timing": "end-of-turn
 @pytest.mark.parametrize(("name", "options"), GAMES_WITH_OPTIONS)
 def test_an_engines_own_winning_action_agrees_with_trying_every_move(name, options):
     """An engine's faster ``winning_action`` gives the generic answer at every decision of seeded random games."""
-    game = core.games()[name].new_game(**options)
     checked = wins = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.current_player == core.CHANCE:
-                state = state.apply(core.sample_chance(state, rng))
-                continue
-            expected = core.first_winning_action(state)
-            assert core.winning_action(state) == expected, str(state)
-            checked, wins = checked + 1, wins + (expected is not None)
-            state = state.apply(rng.choice(state.legal_actions()))
+    for state, _move, _after in random_moves(core.games()[name].new_game(**options), 4):
+        expected = core.first_winning_action(state)
+        assert core.winning_action(state) == expected, str(state)
+        checked, wins = checked + 1, wins + (expected is not None)
     assert checked > 100
     if name in ("aspens", "mighty_trees"):
         assert wins > 0, "the games reached positions with a win in one"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from seeded import next_decisions, random_moves
 from treegames import core
 from treegames.aspens import END_TURN, PINE, GrowOut, parse_cell
 from treegames.search import CoachEasy, CoachHard, CoachMedium, Search, review_position
@@ -53,13 +54,10 @@ def turn_of(bot, state) -> tuple[list[str], object]:
 def pine_wins_at_once(state) -> Fraction:
     """The exact chance, over Pine's Sun and Wind, that Pine then has a grow-out ending the game won by Pine."""
     chance = Fraction(0)
-    for sun, p_sun in state.chance_outcomes():
-        rolled = state.apply(sun)
-        for wind, p_wind in rolled.chance_outcomes():
-            pines_turn = rolled.apply(wind)
-            assert pines_turn.current_player == PINE
-            if core.first_winning_action(pines_turn) is not None:
-                chance += p_sun * p_wind
+    for pines_turn, p in next_decisions(state):
+        assert pines_turn.current_player == PINE
+        if core.first_winning_action(pines_turn) is not None:
+            chance += p
     return chance
 
 
@@ -212,23 +210,14 @@ def leaves(state, budget: int) -> int | None:
 def test_mighty_trees_own_handed_win_chance_agrees_with_summing_every_draw(options):
     """Regroup Phase: the draws between two turns fill only the mover's Command, so the engine follows one; and
     Capturing a Habitat: no move hands a win unless a rival has a canopy tree and one capture left."""
-    game = core.games()["mighty_trees"].new_game(**options)
     compared = handed = 0
-    for seed in range(60):
-        rng = random.Random(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.current_player == core.CHANCE:
-                state = state.apply(core.sample_chance(state, rng))
-                continue
-            me = state.current_player
-            after = state.apply(rng.choice(state.legal_actions()))
-            if after.current_player not in (me,) and leaves(after, 200) is not None:
-                exact = core.exact_handed_win_chance(after, me)
-                assert core.handed_win_chance(after, me) == exact, after.to_json()
-                assert exact == 0 or state.can_rival_win_soon(me), "GreedyBot skips the check without such a rival"
-                compared, handed = compared + 1, handed + (exact > 0)
-            state = after
+    for state, _move, after in random_moves(core.games()["mighty_trees"].new_game(**options), 60):
+        me = state.current_player
+        if after.current_player != me and leaves(after, 200) is not None:
+            exact = core.exact_handed_win_chance(after, me)
+            assert core.handed_win_chance(after, me) == exact, after.to_json()
+            assert exact == 0 or state.can_rival_win_soon(me), "GreedyBot skips the check without such a rival"
+            compared, handed = compared + 1, handed + (exact > 0)
     assert compared > 200 and handed > 0
 
 
