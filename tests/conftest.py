@@ -21,10 +21,13 @@ with the short unit tests, so that both workers finish together.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -155,8 +158,23 @@ class GroupCheck:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Check the xdist groups after collection."""
+    """Check the xdist groups after collection; a SIGTERM stops the run as Ctrl-C does, servers and all."""
     config.pluginmanager.register(GroupCheck(), "treegames-group-check")
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupted)
+        os.register_at_fork(after_in_child=_default_sigterm)  # a forked worker still dies of SIGTERM
+
+
+def _interrupted(signum: int, _frame: object) -> None:
+    """SIGTERM (a timeout, a cancelled CI run): raise KeyboardInterrupt so that every fixture's teardown runs and
+    the servers the tests started (PostgreSQL, Voila, the class server) are stopped, not left behind."""
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
+def _default_sigterm() -> None:
+    """In a process forked from a test: SIGTERM ends it, as it would have without this conftest."""
+    with contextlib.suppress(ValueError):  # not the main thread: the handler cannot be changed there
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

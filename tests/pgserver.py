@@ -82,7 +82,11 @@ class PostgresServer:
                                       str(self.port), "-k", str(self.folder), "-c", "listen_addresses=127.0.0.1",
                                       "-c", "fsync=off"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      start_new_session=True)
-        wait_until(self._ready, timeout=30)
+        try:
+            wait_until(self._ready, timeout=30)
+        except BaseException:  # a server that never answered, or a run stopped meanwhile: no fixture will stop it
+            self.stop()
+            raise
 
     def kill(self) -> None:
         """SIGKILL the server's whole process group (a crash: no shutdown, the data folder stays for ``start``)."""
