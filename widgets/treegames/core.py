@@ -130,7 +130,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, runtime_checkable
@@ -168,6 +168,7 @@ __all__ = [
     "handed_win_chance",
     "exact_handed_win_chance",
     "least_handing",
+    "best_first",
     "step",
     "play",
     "save_json",
@@ -914,6 +915,21 @@ def least_handing(state: State, ranked: Iterable[Action], finish: Callable[[Stat
         if chance < least:
             best, least = action, chance
     return best
+
+
+def best_first(chosen: Action, valued: Iterable[tuple[Any, Action]] = (), rest: Iterable[Action] = ()) -> Iterator[Action]:
+    """A bot's ranking for :func:`least_handing`: ``chosen``, then ``valued``'s actions by value, highest first
+    (their given order among equals), then ``rest``; each action once, worked out only as far as it is read."""
+    yield chosen
+    seen = {chosen}
+    for _value, action in sorted(valued, key=lambda pair: pair[0], reverse=True):  # reverse keeps ties in order
+        if action not in seen:
+            seen.add(action)
+            yield action
+    for action in rest:
+        if action not in seen:
+            seen.add(action)
+            yield action
 
 
 def random_playout(state: State, rng: random.Random, limit: int) -> State:

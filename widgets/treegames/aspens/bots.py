@@ -26,7 +26,6 @@ for a given seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 from .. import core
 from .actions import END_TURN, EndTurn, GrowOut, GrowUp, Phase, Seed
@@ -82,7 +81,8 @@ class GreedyBot:
         pick = self.rng.choice([i for v, i in scored if v == best])
         if not self.guard:
             return actions[pick]
-        return core.least_handing(state, _ranked(actions, scored, pick), self.heuristic)
+        ranked = core.best_first(actions[pick], ((v, actions[i]) for v, i in scored))
+        return core.least_handing(state, ranked, self.heuristic)
 
     def heuristic(self, state: AspensState) -> object:
         """The move the values rank first (legal order among equals), a win in one before all: how a weighed turn is finished."""
@@ -108,14 +108,6 @@ class GreedyBot:
         if isinstance(action, EndTurn) or action is END_TURN:
             return HOLD_VALUE
         return 0.0
-
-
-def _ranked(actions: list, scored: list[tuple[float, int]], pick: int) -> Iterator:
-    """The chosen action, then the others by value (legal order among equals), listed only when asked for."""
-    yield actions[pick]
-    for _value, i in sorted(scored, key=lambda vi: (-vi[0], vi[1])):
-        if i != pick:
-            yield actions[i]
 
 
 def _empty_share(state: AspensState) -> float:

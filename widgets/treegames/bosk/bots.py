@@ -140,14 +140,10 @@ class GreedyBot:
 
     @staticmethod
     def _ranked(state: BoskState, chosen) -> Iterator:
-        """The chosen action, then the rest (a leaf or the squirrel by the same winter value), listed only when asked for."""
-        yield chosen
-        actions = state.legal_actions()
+        """The chosen action, then the rest (a leaf or the squirrel by the same winter value), worked out only when read."""
         if state.phase is Phase.LEAF_PLACEMENT or state.phase is Phase.SQUIRREL:
-            counts, me = control_counts(state), state.current_player
-            ahead = state.park.ahead_squares[state.wind_direction.index]
-            actions.sort(key=lambda a: _square_key(state, counts, me, ahead, a), reverse=True)  # stable among equals
-        yield from (a for a in actions if a != chosen)
+            return core.best_first(chosen, _valued_squares(state))
+        return core.best_first(chosen, rest=state.legal_actions())
 
     def _spring(self, state: BoskState, pick: Callable[[list], Any]):
         """Highest tree where it best improves the summer margin on its two trails."""
@@ -251,6 +247,14 @@ def _square_key(state: BoskState, counts: list[list[int]], me: int, ahead: tuple
     if action.kind is Kind.LEAF:
         score -= COVER_PENALTY * state.covering_cost(action.row, action.col)
     return score, len(ahead[sq])
+
+
+def _valued_squares(state: BoskState) -> Iterator[tuple[tuple[float, int], Any]]:
+    """(value, action) for each legal leaf or squirrel square, in legal order, worked out only when read."""
+    counts, me = control_counts(state), state.current_player
+    ahead = state.park.ahead_squares[state.wind_direction.index]
+    for action in state.legal_actions():
+        yield _square_key(state, counts, me, ahead, action), action
 
 
 def _blow(state: BoskState, side: int) -> tuple[int, int]:

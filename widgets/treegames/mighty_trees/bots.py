@@ -40,17 +40,16 @@ sequence beats the present position; when a Sol must still be spent, the best
 sequence is played anyway.  Ties go to the first action in ``legal_actions()``
 order, so the bot is deterministic.  A chosen action that could hand the
 next player a win in one (:func:`treegames.core.least_handing`) gives way to
-the best-planned one that hands the least (then the rest, in legal order).  Chance nodes are not the bot's business
-(core.step samples them).
+the best-planned one that hands the least (then the rest, in legal order).
+Chance nodes are not the bot's business (core.step samples them).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..core import least_handing, winning_action
+from ..core import best_first, least_handing, winning_action
 from .actions import Verb
 from .data import DECK, HABITATS, MAX_VALUE, MIN_VALUE, SLOTS, Element, Kind
 
@@ -151,17 +150,6 @@ def score(state: MightyTreesState, me: int) -> float:
     return progress(state, me) - others + command_value(state, me)
 
 
-def _ranked(best: Action, valued: list[tuple[float, Action]], legal: list[Action]) -> Iterator[Action]:
-    """The chosen action, then the others planned by value, then the rest in legal order, listed only when asked for."""
-    yield best
-    done = {best}
-    for _value, action in sorted(valued, key=lambda va: -va[0]):  # stable: END, then legal order, among equals
-        if action not in done:
-            done.add(action)
-            yield action
-    yield from (a for a in legal if a not in done)
-
-
 class GreedyBot:
     """Plans its Battle Phase by trying every sequence of its own actions (see the module docstring)."""
 
@@ -186,7 +174,7 @@ class GreedyBot:
             found = after.get(action)
             return found if found is not None else state._apply(action)
 
-        return least_handing(state, _ranked(best, valued, state.legal_actions()), self.heuristic, play)
+        return least_handing(state, best_first(best, valued, state.legal_actions()), self.heuristic, play)
 
     def heuristic(self, state: MightyTreesState) -> Action:
         """The planned move, a win in one before all: how a weighed turn is finished."""

@@ -24,6 +24,7 @@ either way.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from enum import StrEnum
@@ -127,12 +128,9 @@ def coach_choice(state: Any, search: Search | ParallelSearch) -> Any:
 
 
 def _by_playouts(search: Search | ParallelSearch, legal: list) -> Iterator:
-    """The searched moves, most playouts first, then any move never tried (legal order), listed only when asked for."""
-    seen = set()
-    for stats in search.statistics():
-        seen.add(stats.action)
-        yield stats.action
-    yield from (a for a in legal if a not in seen)
+    """The searched moves, most playouts first, then any move never tried (legal order)."""
+    played = [stats.action for stats in search.statistics()]
+    return core.best_first(played[0] if played else legal[0], rest=itertools.chain(played, legal))
 
 
 def _finisher(state: Any) -> Callable[[Any], Any] | None:
