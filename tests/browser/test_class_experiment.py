@@ -79,6 +79,73 @@ def classroom(tmp_path_factory):
     assert server.alive_pids() == []
 
 
+WIDGETS_SEEN = """() => {
+  const manager = window.jupyterapp && window.jupyterapp.widgetManager;
+  if (!manager) return {manager: false};
+  return {manager: true, restored: manager._restoredStatus, models: Object.keys(manager._models || {})};
+}"""
+"""What a student page knows of its widgets: restored or not, and the models it has."""
+
+
+def kernel_widgets(server, kernel: str) -> list[str] | str:
+    """The widget models a kernel of the class server holds (asked through its connection file), or why not."""
+    from jupyter_client import BlockingKernelClient
+
+    log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
+    folder = log.split("Storing connection files in ", 1)[-1].split(".\n", 1)[0] if "Storing connection" in log else ""
+    files = list(Path(folder).glob(f"kernel-{kernel}.json")) if folder and kernel else []
+    if not files:
+        return f"no connection file for {kernel} in {folder!r}"
+    client = BlockingKernelClient(connection_file=str(files[0]))
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        msg_id = client.execute("from ipywidgets.widgets.widget import _instances as _i; print(' '.join(_i))",
+                                store_history=False)
+        out = ""
+        while True:
+            msg = client.get_iopub_msg(timeout=15)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "stream":
+                out += msg["content"]["text"]
+            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+                return out.split()
+    except Exception as err:  # noqa: BLE001 - a diagnosis never hides the failure it explains
+        return f"not asked: {err!r}"
+    finally:
+        client.stop_channels()
+
+
+def widgets_story(page, server, kernel: str) -> str:
+    """The page's widget models against its kernel's: how many each, and how many the page lacks."""
+    try:
+        seen = page.evaluate(WIDGETS_SEEN)
+    except Exception as err:  # noqa: BLE001
+        return f"page not read: {err}"
+    front = set(seen.pop("models", []))
+    held = kernel_widgets(server, kernel)
+    if isinstance(held, str):
+        return f"{seen}, {len(front)} models in the page; kernel: {held}"
+    return (f"{seen}, {len(front)} models in the page, {len(held)} in the kernel, "
+            f"{len([m for m in held if m not in front])} of the kernel's missing from the page "
+            f"(the missing ones are at positions {[i for i, m in enumerate(held) if m not in front][:12]} "
+            f"in the kernel's creation order)")
+
+
+def page_story(page, server, console: list[str]) -> str:
+    """What a failed student page saw: its widgets, its console's errors and the server's log about its kernel."""
+    body = page.locator("body").inner_text(timeout=WAIT_MS)
+    kernel = page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')?.textContent"
+                           " || '{}').kernelId || ''")
+    seen = widgets_story(page, server, kernel)
+    log = server.log_path.read_text(errors="replace").splitlines() if server.log_path.exists() else []
+    about = [line[:300] for line in log if kernel and kernel in line]
+    return (f"{body.count('model not found')} widgets without a model, {body.count('Loading widget')} loading; "
+            f"kernel {kernel or '?'}; widgets: {seen}\nconsole:\n" + "\n".join(console[-30:]) +
+            "\nserver log about the kernel:\n" + "\n".join(about[-30:]))
+
+
 def summary_count(page, outcome: int) -> int:
     return int(page.locator(f".treegames-exp-summary .exp-count[data-outcome='{outcome}']").inner_text())
 
@@ -103,6 +170,9 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         context = browser.new_context(viewport={"width": 420, "height": 900})
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        console: list[str] = []
+        page.on("console", lambda m, console=console: console.append(f"{m.type}: {m.text}"[:400])
+                if m.type in ("error", "warning") else None)
         page.goto(f"{server.base}/voila/render/{student_page}", timeout=WAIT_MS)
         box = page.locator(".treegames-exp-join")
         try:
@@ -112,7 +182,8 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         except Exception as err:
             harness.screenshot(page, f"class-experiment-join-failed-{i}")
             raise AssertionError(f"student {i} did not join; the page says: "
-                                 f"{page.locator('body').inner_text(timeout=WAIT_MS)[-600:]!r}") from err
+                                 f"{page.locator('body').inner_text(timeout=WAIT_MS)[-600:]!r}\n"
+                                 f"{page_story(page, server, console)}") from err
         pseudonym = welcome.split("you are ")[1].split(" in class")[0]
         rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
         for _ in range(clicks):

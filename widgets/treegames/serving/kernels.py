@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
@@ -99,6 +100,8 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self.fill_if_needed(delay=0, notebook_name=notebook)
 
 
+_LOG = logging.getLogger("treegames.serving")
+
 RESTART_SECONDS = 60.0
 """How long a dead pooled kernel's restart is awaited before it is stopped anyway."""
 
@@ -122,6 +125,8 @@ def hand_over_finished_kernels(kernel_manager) -> None:
 
     async def get_rendered_notebook(notebook_name: str, *args, **kwargs):
         """Wait for the first pooled kernel's notebook run to end, then take it as Voilà does."""
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
         while True:
             pool = kernel_manager._pools.get(notebook_name) or []
             if not pool:
@@ -131,6 +136,8 @@ def hand_over_finished_kernels(kernel_manager) -> None:
             if render is None or render.done():
                 break
             await asyncio.wait([render])
+            getattr(kernel_manager, "log", _LOG).info("A page waited %.1f s for kernel %s to finish running %s", loop.time() - asked,
+                                    content.get("kernel_id"), notebook_name)
         return await handed_over(notebook_name, *args, **kwargs)
 
     kernel_manager.get_rendered_notebook = get_rendered_notebook

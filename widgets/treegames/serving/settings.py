@@ -36,6 +36,8 @@ Why these values (measured by ``benchmarks/bench_classroom.py``; see deploy/READ
   every module the served notebooks import, so a page's kernel costs about a third of the CPU of a new
   Python (measured by ``benchmarks/bench_classroom.py --no-fork`` against the default). Anything it cannot
   fork exactly starts the usual way. (Binder and JupyterHub keep jupyter_client's own provisioner.)
+* The class server's log lines start with the time (``Voila.log_format``, to the millisecond): a page that
+  went wrong is matched with its kernel's start, hand-over and connection.
 * Culling: a kernel with no page open and no activity for 15 min is stopped; a Voilà kernel whose page
   went away is stopped after 2 min (``orphan_seconds``) even when the close beacon never came.
 """
@@ -149,13 +151,18 @@ def server_tornado_settings() -> dict:
     return {**tornado_settings(), "mathjax_url": None, "mathjax_config": None}
 
 
+LOG_FORMAT = "%(asctime)s.%(msecs)03d [%(name)s]%(highlevel)s %(message)s"
+"""The class server's log line: the time, then what Voilà writes."""
+
+
 def voila_config(preheat: bool = True, pool_sizes: dict | None = None) -> dict:
     """Configuration of the standalone Voilà server (``make serve``), as a traitlets config dict."""
     pools = {"default": {"pool_size": DEFAULT_POOL_SIZE}}
     pools.update({name: {"pool_size": size} for name, size in (game_pool_sizes() if pool_sizes is None
                                                                else pool_sizes).items()})
     return {
-        "Voila": {"kernel_websocket_connection_class": CONNECTION_CLASS,
+        "Voila": {"log_format": LOG_FORMAT, "log_datefmt": "%H:%M:%S",
+                  "kernel_websocket_connection_class": CONNECTION_CLASS,
                   "identity_provider_class": IDENTITY_CLASS,
                   "tornado_settings": tornado_settings()},
         "VoilaConfiguration": {"show_tracebacks": False, "preheat_kernel": preheat, "template": TEMPLATE,
