@@ -104,6 +104,12 @@ class BoskGame(core.GameBase):
         self.choose_actions = {
             (i, t): Action(Kind.CHOOSE, *park.intersection_rc(i), t) for i in park.interior for t in LEAF_TILES
         }
+        # the same actions in rows (by value, by intersection), read by index where legal_actions lists them
+        self.tree_action_rows: tuple[tuple[Action | None, ...], ...] = tuple(
+            tuple(self.tree_actions.get((v, i)) for i in range(park.num_intersections)) for v in range(5))
+        self.choose_action_rows: tuple[tuple[Action | None, ...], ...] = tuple(
+            tuple(self.choose_actions.get((i, t)) for t in range(max(LEAF_TILES) + 1))
+            for i in range(park.num_intersections))
 
     def __repr__(self) -> str:
         return f"BoskGame(players={self.num_players}, options={self.options!r})"
@@ -229,15 +235,23 @@ class BoskState(core.FrozenState):
         phase = self.phase
         game = self.game
         if phase is Phase.LEAF_PLACEMENT:
-            return [game.leaf_actions[s] for s in self.choices]
+            return list(map(game.leaf_actions.__getitem__, self.choices))
         if phase is Phase.SQUIRREL:
-            return [game.squirrel_actions[s] for s in self.choices]
+            return list(map(game.squirrel_actions.__getitem__, self.choices))
         if phase is Phase.FALLING_LEAVES:
-            return [game.choose_actions[i, t] for i in self._selectable_trees() for t in self._unused_tiles()]
+            tiles = self._unused_tiles()
+            rows = game.choose_action_rows
+            found: list[Action] = []
+            for i in self._selectable_trees():
+                found += map(rows[i].__getitem__, tiles)
+            return found
         if phase is Phase.SPRING:
-            values = sorted(set(self.hand[self.current]))
             empty = self._empty_interior()
-            return [game.tree_actions[v, i] for v in values for i in empty]
+            rows = game.tree_action_rows
+            found = []
+            for v in sorted(set(self.hand[self.current])):
+                found += map(rows[v].__getitem__, empty)
+            return found
         if phase is Phase.START_PLAYER:
             return list(game.start_actions)
         if phase is Phase.SUMMER:
@@ -258,11 +272,11 @@ class BoskState(core.FrozenState):
         if phase is Phase.FALLING_LEAVES:
             trees = self._selectable_trees()
             tiles = self._unused_tiles()
-            return game.choose_actions[trees[draw_below(rng, len(trees))], tiles[draw_below(rng, len(tiles))]]
+            return game.choose_action_rows[trees[draw_below(rng, len(trees))]][tiles[draw_below(rng, len(tiles))]]
         if phase is Phase.SPRING:
             values = sorted(set(self.hand[self.current]))
             empty = self._empty_interior()
-            return game.tree_actions[values[draw_below(rng, len(values))], empty[draw_below(rng, len(empty))]]
+            return game.tree_action_rows[values[draw_below(rng, len(values))]][empty[draw_below(rng, len(empty))]]
         if phase is Phase.SQUIRREL:
             choices = self.choices
             return game.squirrel_actions[choices[draw_below(rng, len(choices))]]
@@ -313,7 +327,7 @@ class BoskState(core.FrozenState):
     def _random_spring_run(self, rng: random.Random) -> tuple[BoskState, int]:
         """Random Spring trees from here: all but the last grown on copies of the trees and hands, the last applied."""
         n = self.game.num_players
-        tree_actions = self.game.tree_actions
+        tree_rows = self.game.tree_action_rows
         last = len(TREE_VALUES) * n - 1  # the tree that ends Spring goes through apply
         trees, hands, empty = list(self.trees), [list(h) for h in self.hand], self._empty_interior()
         turn, current, trail = self.turn, self.current, self._trail
@@ -321,7 +335,7 @@ class BoskState(core.FrozenState):
             values = sorted(set(hands[current]))
             value = values[draw_below(rng, len(values))]
             k = draw_below(rng, len(empty))
-            action = tree_actions[value, empty[k]]
+            action = tree_rows[value][empty[k]]
             if turn == last:
                 break
             trees[empty.pop(k)] = (current << 3) | value
@@ -473,7 +487,7 @@ class BoskState(core.FrozenState):
                 f"I. Spring 1: {self.game.player_name(p)} has no tree of value {action.value} left to grow "
                 f"(left: {left})"
             )
-        s = self._child(self.game.tree_actions[action.value, i])
+        s = self._child(self.game.tree_action_rows[action.value][i])
         trees = list(self.trees)
         trees[i] = (p << 3) | action.value
         s.trees = tuple(trees)
@@ -556,7 +570,7 @@ class BoskState(core.FrozenState):
         game = self.game
         park = game.park
         p = self.current
-        s = self._child(game.choose_actions[i, tile])
+        s = self._child(game.choose_action_rows[i][tile])
         s.tree_at = i
         s.tile = tile
         s.head = -1
