@@ -247,6 +247,22 @@ def test_a_flood_of_clicks_is_thinned_and_the_server_keeps_answering(class_serve
     assert still_serving(class_server) < prompt_ms
 
 
+def test_a_page_of_more_widgets_than_the_message_burst_loads_them_one_by_one(class_server, prompt_ms):
+    """The widget manager asks widget by widget when its all-at-once request is answered late (a loaded server):
+    the Bosk walkthrough's ~570 requests all get their answer, past the 300-message burst of other messages."""
+    page = kw.fetch_page(class_server.base, "/voila/render/bosk/rules-walkthrough.ipynb")
+
+    async def scenario():
+        socket = await kw.connect(page)
+        states = await socket.widget_states_one_by_one()
+        assert len(states) > LIMITS.message_burst
+        assert len(states) < LIMITS.state_request_burst
+        assert await socket.kernel_info() is not None
+        socket.close()
+    run(scenario())
+    assert still_serving(class_server) < prompt_ms
+
+
 @pytest.mark.parametrize("x", ["NaN", "Infinity", "-Infinity", "null", '"left"'])
 def test_a_nan_click_sends_no_traceback_to_the_page(class_server, pages, x, prompt_ms):
     async def scenario():

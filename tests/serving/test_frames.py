@@ -154,3 +154,23 @@ def test_any_offset_table_is_checked_in_memory_proportional_to_the_frame(offsets
     frame = b"".join(o.to_bytes(8, "little") for o in offsets) + tail
     with pytest.raises(BadFrame):
         peak_bytes(frame)
+
+
+def comm_frame(content: bytes, msg_type: str = "comm_msg", buffers: int = 0):
+    """A checked frame of ``msg_type`` carrying ``content``."""
+    header = json.dumps({"msg_id": "1", "msg_type": msg_type, "session": "s", "username": "", "version": "5.3"})
+    return check_v1_frame(pack_v1_frame("shell", [header.encode(), b"{}", b"{}", content, *[b"\x01"] * buffers]),
+                          LIMIT, 16)
+
+
+def test_a_widget_state_request_is_told_apart_from_other_comm_messages():
+    request = b'{"comm_id": "abc", "data": {"method": "request_state"}}'
+    assert comm_frame(request).is_state_request()
+    assert not comm_frame(b'{"comm_id": "abc", "data": {"method": "custom", "content": {"event": "click"}}}'
+                          ).is_state_request()
+    assert not comm_frame(b'{"comm_id": "abc", "data": {"method": "request_state", "x": 1}}').is_state_request()
+    assert not comm_frame(request, msg_type="comm_open").is_state_request()
+    assert not comm_frame(request, buffers=1).is_state_request()
+    assert not comm_frame(b'{"comm_id": "' + b"a" * 600 + b'", "data": {"method": "request_state"}}').is_state_request()
+    assert not comm_frame(b"not json").is_state_request()
+    assert not comm_frame(b'["a list"]').is_state_request()

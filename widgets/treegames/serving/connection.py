@@ -15,6 +15,9 @@ sends, and a refusal closes only that visitor's socket:
 * Per kernel, at most ``max_comm_opens`` comm_open messages from the page (the widget manager needs one;
   a client creating thousands of widgets fills the kernel's memory), and at most ``max_messages_per_second``
   messages on average (bursts of ``message_burst``); messages over the rate are dropped, not forwarded.
+  A widget manager's requests for one widget's state each (how it loads a page's widgets when its
+  all-at-once request is answered late) draw on an allowance of their own, ``state_request_burst``, so a
+  page of 570 widgets loads while its clicks stay thinned as before.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
     max_messages_per_second = Float(LIMITS.max_messages_per_second, config=True,
                                     help="Average rate of messages a page may send; the excess is dropped.")
     message_burst = Float(LIMITS.message_burst, config=True, help="Messages a page may send in one burst.")
+    state_request_burst = Float(LIMITS.state_request_burst, config=True,
+                                help="Widget state requests a page may send in one burst (an allowance of their own).")
     orphan_seconds = Float(LIMITS.orphan_seconds, config=True,
                            help="Stop a Voila kernel this long after its last page disconnected (0: never).")
 
@@ -64,7 +69,8 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
                              V1_PROTOCOL, self.kernel_id)
             raise web.HTTPError(400, f"kernel websockets must use the {V1_PROTOCOL} protocol")
         self._allowance = self.message_burst
-        self._checked_at = time.monotonic()
+        self._state_allowance = self.state_request_burst
+        self._checked_at = self._state_checked_at = time.monotonic()
         await super().prepare()
 
     def _refuse(self, code: int, reason: str) -> None:
@@ -81,6 +87,17 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if self._allowance < 1:
             return False
         self._allowance -= 1
+        return True
+
+    def _within_state_rate(self) -> bool:
+        """Token bucket of the widget state requests: True if this one fits their own allowance."""
+        now = time.monotonic()
+        self._state_allowance = min(self.state_request_burst, self._state_allowance
+                                    + (now - self._state_checked_at) * self.max_messages_per_second)
+        self._state_checked_at = now
+        if self._state_allowance < 1:
+            return False
+        self._state_allowance -= 1
         return True
 
     def _count_comm_open(self) -> bool:
@@ -102,7 +119,7 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if frame.msg_type == "comm_open" and not self._count_comm_open():
             self._refuse(CLOSE_POLICY_VIOLATION, f"more than {self.max_comm_opens} comm_open messages")
             return
-        if not self._within_rate():
+        if not (self._within_state_rate() if frame.is_state_request() else self._within_rate()):
             self.log.debug("Dropped a %s message over the rate limit (kernel %s)", frame.msg_type, self.kernel_id)
             return
         super().handle_incoming_message(incoming_msg)

@@ -25,6 +25,9 @@ MESSAGE_PARTS = 4
 
 WORD = 8
 
+STATE_REQUEST_BYTES = 512
+"""A widget state request is a comm id and one method name: far shorter than this."""
+
 
 class BadFrame(ValueError):
     """A kernel-websocket frame that breaks the protocol; the message says which rule."""
@@ -42,6 +45,17 @@ class Frame:
     def msg_type(self) -> str:
         """The kernel message type named in the header (e.g. ``comm_msg``)."""
         return self.header["msg_type"]
+
+    def is_state_request(self) -> bool:
+        """Whether this is a widget manager's request for one widget's state (a small comm_msg, method request_state)."""
+        if self.msg_type != "comm_msg" or len(self.parts[3]) > STATE_REQUEST_BYTES or len(self.parts) > MESSAGE_PARTS:
+            return False
+        try:
+            content = json.loads(self.parts[3])
+        except (UnicodeDecodeError, ValueError):
+            return False
+        data = content.get("data") if isinstance(content, dict) else None
+        return isinstance(data, dict) and data.get("method") == "request_state" and len(data) == 1
 
 
 def offset_count_limit(max_buffers: int) -> int:

@@ -19,6 +19,11 @@ class Limits:
     """Average messages per second from one page (a fast clicker sends about 10)."""
     message_burst: float = 300.0
     """Messages one page may send at once before the rate applies."""
+    state_request_burst: float = 4000.0
+    """Widget state requests one page may send at once, counted apart from its other messages. A page's widget
+    manager asks for every widget's state in one message, but when that answer is late (over 4 s, on a loaded
+    server) it asks widget by widget: the Bosk walkthrough holds about 570 widgets, and with those requests
+    counted as messages the ones past 300 were dropped and the page kept "Loading widget..." for ever."""
     max_kernels: int = 60
     """Kernels the whole server runs at once (one per open page); a new page past it gets a clear error."""
     max_kernels_per_user: int = 10

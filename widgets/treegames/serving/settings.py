@@ -132,6 +132,7 @@ def connection_config() -> dict:
     return {"max_message_bytes": LIMITS.max_message_bytes, "max_buffers": LIMITS.max_buffers,
             "max_comm_opens": LIMITS.max_comm_opens,
             "max_messages_per_second": LIMITS.max_messages_per_second, "message_burst": LIMITS.message_burst,
+            "state_request_burst": LIMITS.state_request_burst,
             "orphan_seconds": LIMITS.orphan_seconds}
 
 
