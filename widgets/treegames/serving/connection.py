@@ -68,37 +68,14 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             self.log.warning("Refused a kernel websocket without the %s protocol (kernel %s)",
                              V1_PROTOCOL, self.kernel_id)
             raise web.HTTPError(400, f"kernel websockets must use the {V1_PROTOCOL} protocol")
-        self._allowance = self.message_burst
-        self._state_allowance = self.state_request_burst
-        self._checked_at = self._state_checked_at = time.monotonic()
+        self._messages = Allowance(self.message_burst, self.max_messages_per_second)
+        self._state_requests = Allowance(self.state_request_burst, self.max_messages_per_second)
         await super().prepare()
 
     def _refuse(self, code: int, reason: str) -> None:
         """Log why, and close this visitor's socket only."""
         self.log.warning("Closing kernel websocket of kernel %s: %s", self.kernel_id, reason)
         self.websocket_handler.close(code, reason[:120])
-
-    def _within_rate(self) -> bool:
-        """Token bucket: True if this message fits the page's message allowance."""
-        now = time.monotonic()
-        self._allowance = min(self.message_burst,
-                              self._allowance + (now - self._checked_at) * self.max_messages_per_second)
-        self._checked_at = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    def _within_state_rate(self) -> bool:
-        """Token bucket of the widget state requests: True if this one fits their own allowance."""
-        now = time.monotonic()
-        self._state_allowance = min(self.state_request_burst, self._state_allowance
-                                    + (now - self._state_checked_at) * self.max_messages_per_second)
-        self._state_checked_at = now
-        if self._state_allowance < 1:
-            return False
-        self._state_allowance -= 1
-        return True
 
     def _count_comm_open(self) -> bool:
         """Count a comm_open against this kernel's allowance; False once it is used up."""
@@ -119,7 +96,7 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if frame.msg_type == "comm_open" and not self._count_comm_open():
             self._refuse(CLOSE_POLICY_VIOLATION, f"more than {self.max_comm_opens} comm_open messages")
             return
-        if not (self._within_state_rate() if frame.is_state_request() else self._within_rate()):
+        if not (self._state_requests if frame.is_state_request() else self._messages).take():
             self.log.debug("Dropped a %s message over the rate limit (kernel %s)", frame.msg_type, self.kernel_id)
             return
         super().handle_incoming_message(incoming_msg)
@@ -152,6 +129,24 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         super().disconnect()
         if self.orphan_seconds > 0 and is_voila_kernel(self.kernel_manager) and not connections(mkm, kernel_id):
             IOLoop.current().call_later(self.orphan_seconds, stop_if_orphan, mkm, kernel_id, self.log)
+
+
+class Allowance:
+    """A token bucket: up to ``burst`` at once, refilled at ``rate`` a second."""
+
+    def __init__(self, burst: float, rate: float, clock=time.monotonic):
+        self.burst, self.rate, self.clock = burst, rate, clock
+        self.left, self.checked_at = burst, clock()
+
+    def take(self) -> bool:
+        """True (and one token spent) if one more fits now."""
+        now = self.clock()
+        self.left = min(self.burst, self.left + (now - self.checked_at) * self.rate)
+        self.checked_at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
 
 
 def is_voila_kernel(kernel_manager) -> bool:

@@ -136,8 +136,8 @@ def hand_over_finished_kernels(kernel_manager) -> None:
             if render is None or render.done():
                 break
             await asyncio.wait([render])
-            getattr(kernel_manager, "log", _LOG).info("A page waited %.1f s for kernel %s to finish running %s", loop.time() - asked,
-                                    content.get("kernel_id"), notebook_name)
+            getattr(kernel_manager, "log", _LOG).info("A page waited %.1f s for kernel %s to finish running %s",
+                                                      loop.time() - asked, content.get("kernel_id"), notebook_name)
         return await handed_over(notebook_name, *args, **kwargs)
 
     kernel_manager.get_rendered_notebook = get_rendered_notebook
