@@ -249,7 +249,7 @@ def test_a_flood_of_clicks_is_thinned_and_the_server_keeps_answering(class_serve
 
 def test_a_page_of_more_widgets_than_the_message_burst_loads_them_one_by_one(class_server, prompt_ms):
     """The widget manager asks widget by widget when its all-at-once request is answered late (a loaded server):
-    the Bosk walkthrough's ~570 requests all get their answer, past the 300-message burst of other messages."""
+    the Bosk walkthrough's ~650 requests all get their answer, past the 300-message burst of other messages."""
     page = kw.fetch_page(class_server.base, "/voila/render/bosk/rules-walkthrough.ipynb")
 
     async def scenario():

@@ -17,7 +17,7 @@ sends, and a refusal closes only that visitor's socket:
   messages on average (bursts of ``message_burst``); messages over the rate are dropped, not forwarded.
   A widget manager's requests for one widget's state each (how it loads a page's widgets when its
   all-at-once request is answered late) draw on an allowance of their own, ``state_request_burst``, so a
-  page of 570 widgets loads while its clicks stay thinned as before.
+  page of 650 widgets loads while its clicks stay thinned as before.
 """
 
 from __future__ import annotations

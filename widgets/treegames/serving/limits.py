@@ -22,7 +22,7 @@ class Limits:
     state_request_burst: float = 4000.0
     """Widget state requests one page may send at once, counted apart from its other messages. A page's widget
     manager asks for every widget's state in one message, but when that answer is late (over 4 s, on a loaded
-    server) it asks widget by widget: the Bosk walkthrough holds about 570 widgets, and with those requests
+    server) it asks widget by widget: the Bosk walkthrough's kernel holds about 650 widgets, and with those requests
     counted as messages the ones past 300 were dropped and the page kept "Loading widget..." for ever."""
     max_kernels: int = 60
     """Kernels the whole server runs at once (one per open page); a new page past it gets a clear error."""
