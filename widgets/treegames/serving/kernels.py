@@ -11,6 +11,10 @@ widgets of those remaining cells then came out as "Error displaying widget: mode
 in the class-experiment browser test: the lesson's last widgets, its Join box among them, never appeared). A
 visitor arriving during a refill waits the rest of that notebook's run, as a kernel started on arrival would.
 
+The kernels' sockets share one ZeroMQ context that queues ``LIMITS.iopub_queue`` unread messages a socket, not
+ZeroMQ's 1,000: a page asking for hundreds of widget states at once on a busy server otherwise lost answers
+without a word, and kept "Loading widget..." for those widgets.
+
 A preheated kernel that dies in its pool (killed, out of memory) would be restarted by jupyter_client under the
 same id, without its notebook: a page handed it would show widgets its kernel never made. So such a kernel
 leaves its pool at once, is stopped once its restart is over, and the pool starts a new one
@@ -24,9 +28,10 @@ import contextlib
 import functools
 import logging
 
+import zmq.asyncio
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Int
+from traitlets import Int, default
 
 from .limits import LIMITS
 from .preparation import AT_ONCE, LESSON_IDLE_SECONDS, Preparation
@@ -51,6 +56,17 @@ class BoundedKernelManager(AsyncMappingKernelManager):
     lesson_idle_seconds = Int(LESSON_IDLE_SECONDS, config=True,
                               help="A page prepared for a class goes back to its usual count after this long "
                                    "with none of its kernels taken.")
+
+    iopub_queue = Int(LIMITS.iopub_queue, config=True,
+                      help="Messages from one kernel held unread before ZeroMQ drops the rest (its default: 1,000).")
+
+    @default("context")
+    def _context_default(self) -> zmq.asyncio.Context:
+        """The ZeroMQ context every kernel's sockets share, queueing ``iopub_queue`` messages a socket."""
+        self._created_context = True
+        context = zmq.asyncio.Context()
+        context.setsockopt(zmq.RCVHWM, self.iopub_queue)
+        return context
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)

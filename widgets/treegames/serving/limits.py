@@ -24,6 +24,10 @@ class Limits:
     manager asks for every widget's state in one message, but when that answer is late (over 4 s, on a loaded
     server) it asks widget by widget: the Bosk walkthrough's kernel holds about 650 widgets, and with those requests
     counted as messages the ones past 300 were dropped and the page kept "Loading widget..." for ever."""
+    iopub_queue: int = 12_000
+    """Messages from one kernel the server holds unread before ZeroMQ drops the rest (its own default is 1,000).
+    Each answered state request is about three of them: 12,000 lets the largest burst of requests be answered in
+    full while the server is busy; at 1,000 a 2,500-message burst lost 500 (tests/serving/test_iopub_queue.py)."""
     max_kernels: int = 60
     """Kernels the whole server runs at once (one per open page); a new page past it gets a clear error."""
     max_kernels_per_user: int = 10

@@ -1,0 +1,65 @@
+"""A busy server loses no kernel message: the class server's sockets queue ``LIMITS.iopub_queue`` messages.
+
+A page on the widget-by-widget path (its all-at-once request answered late, tests/serving/test_attacks.py) asks
+for hundreds of widget states at once; each answer is about three kernel messages. While the server is busy they
+wait in its ZeroMQ socket, and past ZeroMQ's default queue (1,000, and 1,000 more on the kernel's side) the rest
+were dropped without a word: the page kept "Loading widget..." for the lost ones. Measured with a context left at
+ZeroMQ's default, the flood below delivered 2,000 of its 2,503 messages
+(the displays, with the kernel's busy, input and idle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import psutil
+import pytest
+import zmq
+from traitlets.config import Config
+
+from treegames.serving.kernels import BoundedKernelManager
+from treegames.serving.limits import LIMITS
+
+FLOOD = 2500
+"""Display messages the kernel sends while nobody reads them (16 kB each: about a widget state with its buffers)."""
+
+CODE = f"from IPython.display import display\ns = 'x' * 16000\nfor i in range({FLOOD}): display(s)"
+
+
+def test_the_queue_holds_the_largest_burst_of_answers_the_limits_let_through():
+    assert LIMITS.iopub_queue >= 3 * LIMITS.state_request_burst
+
+
+@pytest.mark.server
+def test_a_kernel_flooding_an_unread_socket_loses_no_message():
+    received, pid = asyncio.run(flood_unread())
+    assert received == FLOOD, f"{received} of the {FLOOD} displays arrived"
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+async def flood_unread() -> tuple[int, int]:
+    """Run the flood in a kernel of the class server's manager with its iopub socket unread; (messages, kernel pid)."""
+    manager = BoundedKernelManager(config=Config({"KernelManager": {"transport": "ipc"}}))  # as the class server
+    kernel_id = await manager.start_kernel(kernel_name="python3")
+    kernel = manager.get_kernel(kernel_id)
+    pid = kernel.provisioner.process.pid
+    client = kernel.client()
+    stream = kernel.connect_iopub()  # jupyter_server's manager wraps the socket; nobody reads it until the end
+    iopub = zmq.Socket.shadow(stream.socket.underlying)
+    try:
+        client.start_channels()
+        await client.wait_for_ready(timeout=120)
+        await asyncio.sleep(0.3)  # the subscription reaches the kernel before it publishes
+        client.execute(CODE)
+        await client.get_shell_msg(timeout=120)  # the flood is over: every message is sent or dropped
+        received = 0
+        while iopub.poll(500):
+            parts = iopub.recv_multipart()
+            header = json.loads(parts[parts.index(b"<IDS|MSG>") + 2])
+            received += header["msg_type"] == "display_data"
+        return received, pid
+    finally:
+        stream.close(linger=0)
+        client.stop_channels()
+        await manager.shutdown_kernel(kernel_id, now=True)
