@@ -111,7 +111,10 @@ def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] =
         fair = 1 / players
         test = Sprt(fair - 0.05, fair) if not_worse else Sprt.fair_share(players)
         start = time.perf_counter()
-        run = SequentialMatch(spec, test, workers=workers).start()
+        # one block a chunk: the test sees each block once played, and the time limit loses at most one a worker
+        # (the lab's default chunks of 10 games took a worker 7 minutes in Bosk 4p, coach-hard v coach-medium:
+        # 0 blocks counted in a 6-minute match, and up to 20 games dropped at any limit)
+        run = SequentialMatch(spec, test, workers=workers, chunk_blocks=1).start()
         if not run.wait(minutes * 60):
             run.cancel()
         status = run.status()
