@@ -114,7 +114,9 @@ def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] =
         # one block a chunk: the test sees each block once played, and the time limit loses at most one a worker
         # (the lab's default chunks of 10 games took a worker 7 minutes in Bosk 4p, coach-hard v coach-medium:
         # 0 blocks counted in a 6-minute match, and up to 20 games dropped at any limit)
-        run = SequentialMatch(spec, test, workers=workers, chunk_blocks=1).start()
+        shown = [0]
+        run = SequentialMatch(spec, test, workers=workers, chunk_blocks=1,
+                              progress=lambda status, t0=start, seen=shown: show_progress(status, t0, seen)).start()
         if not run.wait(minutes * 60):
             run.cancel()
         status = run.status()
@@ -125,6 +127,13 @@ def sprt_ladder(name: str, players: int, workers: int, levels: tuple[str, ...] =
               flush=True)
         if run.failed:
             print(f"sprt {name} {players}p {bots[0]} v {bots[1]}: FAILED: {run.failed}", flush=True)
+
+
+def show_progress(status: Any, start: float, shown: list[int]) -> None:
+    """A line when more blocks are counted, so a 40-minute match shows where it stands (``shown``: games shown)."""
+    if status.games > shown[0]:
+        shown[0] = status.games
+        print(f"  ... LLR {status.llr:+.2f} after {status.games} games, {time.perf_counter() - start:.0f} s", flush=True)
 
 
 def one_sided_p(wins: int, games: int) -> float:
