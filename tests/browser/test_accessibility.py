@@ -182,10 +182,24 @@ def interact(page, answers: list[int]) -> str:
     else:
         return "no control to use"
     before = len(answers)
+    pressed = press.element_handle()
     press.click()
     harness.wait_until(lambda: len(answers) > before, pause=harness.on_page(page), what=f"the kernel's answer ({moment})")
+    wait_for_work(page, pressed)
     settle(page)
     return moment
+
+
+def wait_for_work(page, pressed) -> None:
+    """Wait until the work a press started is over: a lab run disables its buttons until it ends.
+
+    Its progress reports may come further apart than settle()'s quiet spell on a loaded machine (the first-player
+    lesson's 1000 games were still being played while its chart's numbers were opened: they were rewritten under
+    the test). The button is given a moment to show it is disabled, then the run its whole deadline to end.
+    """
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function("(b) => !b.isConnected || b.disabled", arg=pressed, timeout=1000)
+    page.wait_for_function("(b) => !b.isConnected || !b.disabled", arg=pressed, timeout=WAIT_MS)
 
 
 BOARD_TOP_JS = """
