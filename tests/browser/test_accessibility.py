@@ -25,6 +25,7 @@ import warnings
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 import harness
 
@@ -161,14 +162,15 @@ def audit(page, moment: str, path: str) -> list[str]:
 
 
 def interact(page, answers: list[int]) -> str:
-    """One interaction: Step on a Play page, else open the second tab, else press the first enabled button.
+    """One interaction: Step on a Play page, else open the second tab, else press the first enabled button that
+    does some work (not a button that shows a chart's numbers: open_chart_numbers() presses that one).
 
     ``answers`` is the page's kernel_answers(): a press is done once the kernel has handled it, then the
     page is given time to settle.
     """
     step = page.get_by_role("button", name=re.compile(r"^\W*Step\s*$"))
     tabs = page.locator(".lm-TabBar-tab")
-    buttons = page.locator("button:not([disabled])")
+    buttons = page.locator("button:not([disabled]):not(.treegames-chart-numbers-box *)")
     if step.count():
         press, moment = step.first, "after Step"
     elif tabs.count() > 1:
@@ -245,8 +247,7 @@ OVERFLOW_JS = """
 CHARTS_JS = """
 () => Array.from(document.querySelectorAll('canvas[title^="Chart:"]')).map(c => {
   const next = c.nextElementSibling;
-  const details = next && next.querySelector('details.treegames-chart-numbers');
-  const table = details && details.querySelector('table');
+  const table = next && next.classList.contains('treegames-chart-numbers-box') ? next.querySelector('table') : null;
   return {name: c.title,
           caption: table && table.caption ? table.caption.textContent : null,
           cols: table ? table.querySelectorAll('thead th[scope=col]').length : 0,
@@ -318,16 +319,19 @@ def answers_by_keyboard(page, path: str) -> tuple[int, list[str]]:
 
 
 def open_chart_numbers(page, name: str) -> int | None:
-    """Open the first shown chart's numbers by Enter on its summary: the table's row headers (None: no chart shown)."""
-    shown = page.locator("details.treegames-chart-numbers summary:visible")  # not those in closed tabs
+    """Open the first shown chart's numbers by Enter on its button: the table's row headers (None: no chart shown)."""
+    shown = page.locator(".treegames-chart-numbers-box .widget-toggle-button:visible")  # not those in closed tabs
     if not shown.count():
         return None
-    shown.first.focus()
+    button = shown.first
+    assert button.inner_text().startswith("Show the numbers: "), button.inner_text()
+    button.focus()
     page.keyboard.press("Enter")
-    table = page.locator("details.treegames-chart-numbers[open] table").first
-    table.wait_for(timeout=WAIT_MS)
-    page.locator("details.treegames-chart-numbers[open]").first.screenshot(
-        path=str(harness.ARTIFACTS / "screenshots" / f"a11y-zoom200-{name}-chart-numbers.png"))
+    section = page.locator(".treegames-chart-numbers-box", has=page.locator(".widget-toggle-button.mod-active")).first
+    table = section.locator("table")
+    table.wait_for(state="visible", timeout=WAIT_MS)
+    expect(section.locator(".widget-toggle-button")).to_have_text(re.compile("^Hide the numbers: "), timeout=WAIT_MS)
+    section.screenshot(path=str(harness.ARTIFACTS / "screenshots" / f"a11y-zoom200-{name}-chart-numbers.png"))
     return table.get_by_role("rowheader").count()
 
 
@@ -378,7 +382,7 @@ def test_every_page_passes_axe_on_a_phone_and_a_laptop_fits_200_percent_zoom_and
     assert zoomed == [], f"{path} scrolls sideways at 200% zoom on a 1280 px screen: {zoomed}"
     if path in CHART_PAGES:
         assert charts, f"{path}: no chart named as a chart"
-        assert opened is not None and opened >= 1, "Enter on a chart's summary opens its table"
+        assert opened is not None and opened >= 1, "Enter on a chart's button opens its table"
     for chart in charts:
         assert chart["caption"] and chart["name"].startswith(f"Chart: {chart['caption']}"), chart
         assert chart["cols"] >= 2 and chart["rows"] >= 1, chart

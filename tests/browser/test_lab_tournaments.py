@@ -131,6 +131,9 @@ def test_a_tournament_runs_with_its_progress_bar_moving_and_ends_with_the_table(
     choose(page, "Pine", "random")
     choose(page, "Games", "2000")
     before = colour_count(page, "canvas.treegames-lab-shares", palette.SKY_BLUE)
+    numbers = page.locator(".treegames-lab .treegames-chart-numbers-box").first  # the shares chart's table
+    numbers.get_by_role("button", name=re.compile("^Show the numbers: ")).click()
+    numbers.locator("table").wait_for(state="visible", timeout=WAIT_MS)
     page.get_by_role("button", name="Run").click()
     wait_status(page, "of 2000 games")
     seen = []
@@ -155,6 +158,9 @@ def test_a_tournament_runs_with_its_progress_bar_moving_and_ends_with_the_table(
     harness.wait_until_stable(page, 0)
     assert colour_count(page, "canvas.treegames-lab-shares", palette.SKY_BLUE) != before, "chart redrawn (ties bars)"
     assert colour_count(page, "canvas.treegames-lab-margins", palette.BLUISH_GREEN) > 200, "margin histogram drawn"
+    assert numbers.locator("table").is_visible(), "the table opened before the run stayed open through it"
+    assert "2,000" in numbers.locator("table").inner_text(), "and it shows the finished run's games"
+    assert numbers.get_by_role("button").inner_text().startswith("Hide the numbers: ")
     assert page.locator(".treegames-lab a.treegames-download").count() == 2, "CSV links offered"
     assert workers_of(voila) == [], "the workers exited when the tournament ended"
     whole_page_screenshot(page, "lab-tournament-finished")

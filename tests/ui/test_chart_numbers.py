@@ -36,14 +36,11 @@ class TableReader(HTMLParser):
         super().__init__()
         self.captions: list[str] = []
         self.rows: list[list[tuple[str, str | None, str]]] = []  # (tag, scope, text) per cell
-        self.details = 0
         self._cell: list | None = None
         self._in_caption = False
 
     def handle_starttag(self, tag, attrs):
-        if tag == "details":
-            self.details += 1
-        elif tag == "caption":
+        if tag == "caption":
             self._in_caption = True
             self.captions.append("")
         elif tag == "tr":
@@ -91,11 +88,11 @@ def assert_proportional(heights: dict, values: dict) -> None:
 # ------------------------------------------------------------------ the table itself
 
 
-def test_the_table_is_a_captioned_html_table_with_column_and_row_headers_in_a_details_element():
+def test_the_table_is_a_captioned_html_table_with_column_and_row_headers():
     numbers = chart_numbers("Trees gained", "trees", [Column("chance", Kind.CHANCE), Column("rolls", Kind.COUNT)],
                             [(0, [Fraction(1, 2), 3]), (1, [Fraction(1, 2), 1200])])
     page = read(numbers_html(numbers))
-    assert page.details == 1 and page.captions == ["Trees gained"]
+    assert page.captions == ["Trees gained"]
     head, *body = page.rows
     assert head == [("th", "col", "trees"), ("th", "col", "chance"), ("th", "col", "rolls")]
     assert body == [[("th", "row", "0"), ("td", None, "1/2 (50.0%)"), ("td", None, "3")],
@@ -141,14 +138,14 @@ def test_the_separate_dice_panel_tables_its_own_counterfactual_distribution():
 
 def test_the_simulators_table_follows_every_roll_and_reset():
     sim = GainSimulator([4, 3, 2], random.Random(7))
-    assert "<th scope='col'>rolls</th>" not in sim.view.numbers.value
+    assert "<th scope='col'>rolls</th>" not in sim.view.numbers.body.value
     sim.roll(100)
     counts = {int(k): v for k, v in sim.view.last_scene.numbers.column("rolls").items()}
     assert counts == {k: sim.rolls.get(k, 0) for k in counts} and sum(counts.values()) == 100
-    body = read(sim.view.numbers.value).rows[1:]
+    body = read(sim.view.numbers.body.value).rows[1:]
     assert [int(row[2][2].replace(",", "")) for row in body] == [sim.rolls.get(int(row[0][2]), 0) for row in body]
     sim.reset()
-    assert "<th scope='col'>rolls</th>" not in sim.view.numbers.value
+    assert "<th scope='col'>rolls</th>" not in sim.view.numbers.body.value
 
 
 def test_the_card_draw_chart_table_holds_exact_with_replacement_and_simulated():
@@ -165,7 +162,7 @@ def test_the_card_draw_chart_table_holds_exact_with_replacement_and_simulated():
     assert sum(table.column("simulated Regroups").values()) == 50
     assert_proportional(tagged_bars(sim.view.last_scene, "exact"), {k: sim.exact.get(k, 0) for k in
                                                                     range(len(table.rows))})
-    assert sim.view.numbers.value and sim.view.numbers in sim.children
+    assert sim.view.numbers.body.value and sim.view.numbers in sim.children
 
 
 def test_the_curve_table_holds_every_point_of_every_line():
@@ -205,7 +202,7 @@ def test_the_binomial_table_holds_every_bar_and_its_tail_sums_to_the_exact_p():
     assert float(tail) == pytest.approx(stats.binomial_test(14, 20))
     explorer = BinomialExplorer(games=10, wins=7)
     explorer.n.value = 12
-    assert read(explorer.canvas.numbers.value).rows[-1][0][2] == "12"  # the table followed the slider
+    assert read(explorer.canvas.numbers.body.value).rows[-1][0][2] == "12"  # the table followed the slider
 
 
 def test_the_interval_charts_tables_hold_each_share_and_interval():
@@ -216,14 +213,32 @@ def test_the_interval_charts_tables_hold_each_share_and_interval():
     assert dict(rule_scene([("printed rule", s)]).numbers.rows)["printed rule"] == (30, 55, s.value, s.low, s.high)
 
 
-def test_a_canvas_without_numbers_has_an_empty_table_and_a_chart_names_its_canvas():
+def test_a_canvas_without_numbers_hides_its_section_and_a_chart_names_its_canvas_and_button():
     board = SceneCanvas(40, 40, lambda: distribution_scene({0: Fraction(1)}))
-    assert "<details class='treegames-chart-numbers'>" in board.numbers.value
+    assert "<caption>Trees gained on one Sun roll</caption>" in board.numbers.body.value
+    assert board.numbers.layout.display is None and not board.numbers.is_open
+    assert board.numbers.toggle.description == "Show the numbers: Trees gained on one Sun roll"
     assert board.canvas.tooltip.startswith("Chart: Trees gained on one Sun roll")
     from treegames.ui.scene import Scene
 
     plain = SceneCanvas(40, 40, lambda: Scene(40, 40))
-    assert plain.numbers.value == "" and plain.canvas.tooltip in ("", None)
+    assert plain.numbers.body.value == "" and plain.canvas.tooltip in ("", None)
+    assert plain.numbers.layout.display == "none"
+
+
+def test_an_opened_table_stays_open_while_the_chart_changes_and_shows_the_new_numbers():
+    sim = GainSimulator([4, 3, 2], random.Random(7))
+    section = sim.view.numbers
+    assert section.body.layout.display == "none"
+    section.toggle.value = True  # the reader presses "Show the numbers"
+    assert section.body.layout.display is None and section.toggle.description.startswith("Hide the numbers: ")
+    sim.roll(100)
+    assert section.is_open and section.body.layout.display is None
+    assert section.toggle.description.startswith("Hide the numbers: ")
+    shown = {int(row[0][2]): int(row[2][2].replace(",", "")) for row in read(section.body.value).rows[1:]}
+    assert shown == {k: sim.rolls.get(k, 0) for k in shown} and sum(shown.values()) == 100
+    section.toggle.value = False
+    assert section.body.layout.display == "none" and section.toggle.description.startswith("Show the numbers: ")
 
 
 def test_counter_input_is_accepted_like_a_dict():

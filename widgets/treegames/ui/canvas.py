@@ -27,7 +27,8 @@ from ipycanvas.canvas import COMMANDS
 from ipywidgets import HTML, Layout
 from traitlets import Unicode
 
-from .chart_numbers import numbers_html
+from .chart_numbers import numbers_html, numbers_title
+from .panels import Collapsible
 from .safety import finite_point, guarded, log
 from .scene import Circles, Polygons, Scene, Segments, Texts
 
@@ -197,8 +198,8 @@ class SceneCanvas:
     ``on_click(fn)`` calls ``fn(x, y)`` (guarded) with finite canvas pixels only:
     NaN, infinite or non-numeric coordinates from a client are ignored.
     ``on_key(fn)`` calls ``fn(key, shift)`` (guarded) for keys pressed while the canvas has focus.
-    ``numbers`` is the chart's text equivalent (the table of ``Scene.numbers``), rewritten on every redraw:
-    put it right after the canvas.
+    ``numbers`` is the chart's text equivalent (the table of ``Scene.numbers`` in a section its button opens),
+    rewritten on every redraw without closing it: put it right after the canvas.
     """
 
     def __init__(self, width: int, height: int, make_scene: Callable[[], Scene], draw_now: bool = True,
@@ -208,7 +209,7 @@ class SceneCanvas:
         self.report = report
         self.frames = 0
         self.last_scene: Scene | None = None
-        self._numbers: HTML | None = None
+        self._numbers: Collapsible | None = None
         self.canvas.on_client_ready(guarded(self.redraw, report=report))
         if draw_now:
             self.redraw()  # for a front end already listening (JupyterLab); safe for later pages too
@@ -228,21 +229,31 @@ class SceneCanvas:
         return scene
 
     @property
-    def numbers(self) -> HTML:
-        """The chart's numbers as a table (made on first use; boards that never ask pay nothing)."""
+    def numbers(self) -> Collapsible:
+        """The chart's numbers as a table in a section its button opens (made on first use; boards that never
+        ask pay nothing).  Its ``body`` is the table's HTML widget."""
         if self._numbers is None:
-            self._numbers = HTML(layout=Layout(max_width="100%"))
+            table = HTML(layout=Layout(max_width="100%"))
+            self._numbers = Collapsible("the numbers", table, says_state=True)
             self._numbers.add_class("treegames-chart-numbers-box")
+            self._numbers.layout.display = "none"
             if self.last_scene is not None:
                 self._show_numbers(self.last_scene)
         return self._numbers
 
     def _show_numbers(self, scene: Scene) -> None:
-        """Write the scene's numbers table (only when it changed) and name the canvas after the chart."""
-        text = numbers_html(scene.numbers)
-        if self._numbers.value != text:
-            self._numbers.value = text
+        """Write the scene's numbers table (only when it changed; an open table stays open), name its button and
+        the canvas after the chart, and hide the section for a scene with no numbers."""
+        box, text = self._numbers, numbers_html(scene.numbers)
+        if box.body.value != text:
+            box.body.value = text
+        shown = None if scene.numbers is not None else "none"
+        if box.layout.display != shown:
+            box.layout.display = shown
         if scene.numbers is not None:
+            title = numbers_title(scene.numbers)
+            if box.title != title:
+                box.set_title(title)
             name = f"Chart: {scene.numbers.caption}. Its numbers are in the table under it."
             if self.canvas.tooltip != name:
                 self.canvas.tooltip = name

@@ -2,9 +2,10 @@
 
 A chart's scene function fills ``Scene.numbers`` with a :class:`ChartNumbers` built from the very values it
 draws (the bars' chances, the counts, the intervals).  :class:`~treegames.ui.canvas.SceneCanvas` shows it
-under the canvas (``view.numbers``, a collapsible *Numbers in this chart* element) and rewrites it on every
-redraw, so every chart of every page gets its table from one function, :func:`numbers_html`, and the table
-can never disagree with the picture.
+under the canvas (``view.numbers``, a section opened by a *Show the numbers: ...* button) and rewrites it on
+every redraw, so every chart of every page gets its table from one function, :func:`numbers_html`, and the
+table can never disagree with the picture.  The section's open state is kept in the kernel, so a table a
+reader opened stays open while the chart changes under it (a lab run, a slider).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ Value = int | float | Fraction | str | None
 
 CHART_CSS = """
 .treegames-chart-numbers{font-size:13px;margin:2px 0 8px;max-width:100%;overflow-x:auto}
-.treegames-chart-numbers summary{cursor:pointer;color:#005A8C;text-decoration:underline}
+.treegames-chart-numbers-box .widget-toggle-button{white-space:normal!important;height:auto!important;
+  min-height:28px;text-align:left!important;line-height:1.3!important;padding:3px 8px!important;
+  width:auto!important;max-width:100%!important;align-self:flex-start!important}
 .treegames-chart-table{border-collapse:collapse;margin:4px 0}
 .treegames-chart-table caption{text-align:left;font-weight:bold;padding:2px 0}
 .treegames-chart-table th,.treegames-chart-table td{border:1px solid #BBBBBB;padding:2px 6px;text-align:right}
@@ -117,11 +120,14 @@ def table_html(numbers: ChartNumbers) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def numbers_html(numbers: ChartNumbers | None, open_: bool = False) -> str:
-    """The chart's table inside a collapsible 'Numbers in this chart' element ('' for a chart with none)."""
+def numbers_title(numbers: ChartNumbers) -> str:
+    """The words of the button that shows the chart's numbers, after "Show" or "Hide"."""
+    return f"the numbers: {numbers.caption}"
+
+
+def numbers_html(numbers: ChartNumbers | None) -> str:
+    """The chart's table with its note, for the section under the chart ('' for a chart with none)."""
     if numbers is None:
         return ""
     note = f"<p class='treegames-chart-note'>{escape(numbers.note)}</p>" if numbers.note else ""
-    return (f"<style>{CHART_CSS}</style><details class='treegames-chart-numbers'{' open' if open_ else ''}>"
-            f"<summary>Numbers in this chart: {escape(numbers.caption)}</summary>"
-            f"{table_html(numbers)}{note}</details>")
+    return f"<style>{CHART_CSS}</style><div class='treegames-chart-numbers'>{table_html(numbers)}{note}</div>"

@@ -10,10 +10,16 @@ from .styles import icon_toggle, set_icon
 
 
 class Collapsible(widgets.VBox):
-    """A titled section that opens and closes when its title button is pressed (closed at first)."""
+    """A titled section that opens and closes when its title button is pressed (closed at first).
 
-    def __init__(self, title: str, body: widgets.Widget, open_: bool = False):
-        self.toggle = icon_toggle(title, "forward", tooltip=f"Show or hide: {title}", value=open_,
+    The open state lives in the kernel (the button's value), so the body may be rewritten while it shows.
+    ``says_state`` starts the button's words with "Show" or "Hide" (a toggle button tells a screen reader
+    no pressed state of its own).
+    """
+
+    def __init__(self, title: str, body: widgets.Widget, open_: bool = False, says_state: bool = False):
+        self.title, self.says_state = title, says_state
+        self.toggle = icon_toggle(self._words(open_), "forward", tooltip=f"Show or hide: {title}", value=open_,
                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.body = body
         safety.observe(self.toggle, self._show)
@@ -26,10 +32,25 @@ class Collapsible(widgets.VBox):
         """True while the body shows."""
         return bool(self.toggle.value)
 
+    def set_title(self, title: str) -> None:
+        """Name the section anew (its open state stays)."""
+        self.title = title
+        self.toggle.description = self._words(self.is_open)
+        self.toggle.tooltip = f"Show or hide: {title}"
+
+    def _words(self, opened: bool) -> str:
+        """The button's words: the title, after "Show" or "Hide" when it says its state."""
+        if not self.says_state:
+            return self.title
+        return f"{'Hide' if opened else 'Show'} {self.title}"
+
     def _show(self, opened: bool) -> None:
-        """Show or hide the body and turn the arrow."""
+        """Show or hide the body, turn the arrow and say the state."""
         self.body.layout.display = None if opened else "none"
         set_icon(self.toggle, "down" if opened else "forward")
+        words = self._words(opened)
+        if self.toggle.description != words:
+            self.toggle.description = words
 
 
 class Answer(widgets.VBox):
