@@ -12,8 +12,9 @@ in the class-experiment browser test: the lesson's last widgets, its Join box am
 visitor arriving during a refill waits the rest of that notebook's run, as a kernel started on arrival would.
 
 The kernels' sockets share one ZeroMQ context that queues ``LIMITS.iopub_queue`` unread messages a socket, not
-ZeroMQ's 1,000, which dropped messages past it without a word (tests/serving/test_iopub_queue.py). A page asking
-for hundreds of widget states at once on a loaded machine can still lose a few answers; that cause is not found.
+ZeroMQ's 1,000, which dropped messages past it without a word (benchmarks/bench_iopub_queue.py). On a loaded
+machine messages are still lost at times (a flood in a full test-suite run, a page asking for hundreds of widget
+states at once); that cause is not found.
 
 A preheated kernel that dies in its pool (killed, out of memory) would be restarted by jupyter_client under the
 same id, without its notebook: a page handed it would show widgets its kernel never made. So such a kernel

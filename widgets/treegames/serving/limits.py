@@ -26,9 +26,10 @@ class Limits:
     counted as messages the ones past 300 were dropped and the page kept "Loading widget..." for ever."""
     iopub_queue: int = 12_000
     """Messages from one kernel the server holds unread before ZeroMQ drops the rest (its own default is 1,000).
-    Each answered state request is about three of them. At 1,000 a 2,500-message flood into an unread socket lost
-    500, at 12,000 none (tests/serving/test_iopub_queue.py). It is not the whole cause of lost answers: 655 requests
-    sent at once on a loaded test machine still lost 157 answers once (ci77), so that test sends them in batches."""
+    Each answered state request is about three of them. On a quiet machine a 2,500-message flood into an unread
+    socket lost about 500 at 1,000 and none at 12,000 (benchmarks/bench_iopub_queue.py). It is not the whole cause:
+    in two full test-suite runs (ci79, ci80) the same flood still lost about 500 at 12,000, and 655 state requests
+    sent at once lost 157 answers once (ci77); that cause is not found."""
     max_kernels: int = 60
     """Kernels the whole server runs at once (one per open page); a new page past it gets a clear error."""
     max_kernels_per_user: int = 10
