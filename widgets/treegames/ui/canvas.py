@@ -254,7 +254,7 @@ class SceneCanvas:
             title = numbers_title(scene.numbers)
             if box.title != title:
                 box.set_title(title)
-            name = f"Chart: {scene.numbers.caption}. Its numbers are in the table under it."
+            name = f"Chart: {scene.numbers.caption}. Its numbers are in a table under it, behind the Show the numbers button."
             if self.canvas.tooltip != name:
                 self.canvas.tooltip = name
 
