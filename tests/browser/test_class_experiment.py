@@ -63,6 +63,47 @@ class Mounted:
         raise AssertionError("no kernel of the class server has the tables' key")
 
 
+WIDGET_TRACE = """
+import os, time, traceback
+from ipywidgets import Widget
+
+_PATH = os.path.join(os.environ["TREEGAMES_WIDGET_TRACE"], f"widgets-{os.getpid()}.log")
+_open, _close = Widget.open, Widget.close
+
+
+def _note(kind, widget, stack=False):
+    lines = "".join(traceback.format_stack(limit=10)) if stack else ""
+    with open(_PATH, "a") as out:
+        out.write(f"{time.time():.3f} {kind} {widget.model_id} {type(widget).__name__}\\n{lines}")
+
+
+def _traced_open(self):
+    _open(self)
+    _note("open", self)
+
+
+def _traced_close(self):
+    if self.comm is not None:
+        _note("close", self, stack=True)
+    _close(self)
+
+
+Widget.open, Widget.close = _traced_open, _traced_close
+"""
+"""An IPython startup file for the class server's kernels: it records every widget opened or closed (model id,
+time, and who closed it) in a file per kernel process, so that a student page naming widgets its kernel does
+not hold can be traced (the race seen in ci81 and ci84)."""
+
+
+def widget_trace_dir(tmp: Path) -> tuple[Path, Path]:
+    """An IPYTHONDIR whose startup file traces widgets, and the folder the traces go to."""
+    ipython, traces = tmp / "ipython", tmp / "widget-traces"
+    (ipython / "profile_default" / "startup").mkdir(parents=True)
+    (ipython / "profile_default" / "startup" / "00-widget-trace.py").write_text(WIDGET_TRACE)
+    traces.mkdir()
+    return ipython, traces
+
+
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory):
     """The class server (experiments mounted in it, store in a fresh data folder), students seeded for the test."""
@@ -70,10 +111,13 @@ def classroom(tmp_path_factory):
     root, page = class_root(tmp), STUDENT_PAGE
     import os
 
+    ipython, traces = widget_trace_dir(tmp)
     env = {k: v for k, v in os.environ.items() if not k.startswith("TREEGAMES_TABLES_")}
     env.update(TREEGAMES_DATA_DIR=str(tmp / "data"), TREEGAMES_TEST_RNG_SEED=TEST_SEED,
-               PYTHONPATH=str(harness.ROOT / "widgets"))
+               PYTHONPATH=str(harness.ROOT / "widgets"), IPYTHONDIR=str(ipython),
+               TREEGAMES_WIDGET_TRACE=str(traces))
     server = harness.start_class_server(root, preheat=True, env=env)
+    server.widget_traces = traces
     yield server, Mounted(server, tmp / "data"), page
     server.stop()
     assert server.alive_pids() == []
@@ -100,8 +144,8 @@ def kernel_widgets(server, kernel: str) -> list[str] | str:
     client.load_connection_file()
     client.start_channels()
     try:
-        msg_id = client.execute("from ipywidgets.widgets.widget import _instances as _i; print(' '.join(_i))",
-                                store_history=False)
+        msg_id = client.execute("import os; from ipywidgets.widgets.widget import _instances as _i; "
+                                "print(f'pid{os.getpid()}', ' '.join(_i))", store_history=False)
         out = ""
         while True:
             msg = client.get_iopub_msg(timeout=15)
@@ -110,7 +154,7 @@ def kernel_widgets(server, kernel: str) -> list[str] | str:
             if msg["msg_type"] == "stream":
                 out += msg["content"]["text"]
             if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                return out.split()
+                return out.split()  # its first word is the kernel's process: pid1234
     except Exception as err:  # noqa: BLE001 - a diagnosis never hides the failure it explains
         return f"not asked: {err!r}"
     finally:
@@ -127,23 +171,57 @@ def widgets_story(page, server, kernel: str) -> str:
     held = kernel_widgets(server, kernel)
     if isinstance(held, str):
         return f"{seen}, {len(front)} models in the page; kernel: {held}"
-    return (f"{seen}, {len(front)} models in the page, {len(held)} in the kernel, "
+    pid, held = (held[0], held[1:]) if held and held[0].startswith("pid") else ("pid?", held)
+    return (f"{seen}, {len(front)} models in the page, {len(held)} in the kernel ({pid}), "
             f"{len([m for m in held if m not in front])} of the kernel's missing from the page "
             f"(the missing ones are at positions {[i for i, m in enumerate(held) if m not in front][:12]} "
             f"in the kernel's creation order)")
 
 
-def page_story(page, server, console: list[str]) -> str:
-    """What a failed student page saw: its widgets, its console's errors and the server's log about its kernel."""
+def page_story(page, server, console: list[str], document=None) -> str:
+    """What a failed student page saw: its widgets, its console's errors and the server's log about its kernel
+    (``document``: the page's response, whose HTML names the widget views)."""
     body = page.locator("body").inner_text(timeout=WAIT_MS)
     kernel = page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')?.textContent"
                            " || '{}').kernelId || ''")
     seen = widgets_story(page, server, kernel)
+    seen += "\n" + traced_views(page, server, document)
     log = server.log_path.read_text(errors="replace").splitlines() if server.log_path.exists() else []
     about = [line[:300] for line in log if kernel and kernel in line]
     return (f"{body.count('model not found')} widgets without a model, {body.count('Loading widget')} loading; "
             f"kernel {kernel or '?'}; widgets: {seen}\nconsole:\n" + "\n".join(console[-30:]) +
             "\nserver log about the kernel:\n" + "\n".join(about[-30:]))
+
+
+def traced_views(page, server, document) -> str:
+    """The model ids the page's HTML names that its models lack, and what the kernels' widget traces say of each."""
+    import re
+
+    try:
+        ids = list(dict.fromkeys(re.findall(r'"model_id": "([0-9a-f]{32})"', document.text())))
+        front = set(page.evaluate(WIDGETS_SEEN).get("models", []))
+    except Exception as err:  # noqa: BLE001 - a diagnosis never hides the failure it explains
+        return f"views not read: {err}"
+    lacking = [(i, m) for i, m in enumerate(ids) if m not in front]
+    traces = sorted(getattr(server, "widget_traces", Path("/nonexistent")).glob("widgets-*.log"))
+    lines = [f"{len(ids)} views named in the page, lacking a model at positions {[i for i, _ in lacking]}; "
+             f"traces of {len(traces)} kernel processes"]
+    for _, model in lacking[:8]:
+        for trace in traces:
+            text = trace.read_text(errors="replace")
+            for at in [m.start() for m in re.finditer(model, text)]:
+                start = text.rfind("\n", 0, at) + 1
+                end = text.find("\n", at)
+                line = text[start:end]
+                rest = text[end + 1:end + 1500] if " close " in line else ""
+                lines.append(f"  {trace.name}: {line}" + (f"\n    {rest[:1500]}" if rest else ""))
+    for trace in traces:
+        text = trace.read_text(errors="replace").splitlines()
+        opens = [t for t in text if " open " in t]
+        closes = [t for t in text if " close " in t]
+        lines.append(f"  {trace.name}: {len(opens)} opened ({opens[0][:14] if opens else ''}.."
+                     f"{opens[-1][:14] if opens else ''}), {len(closes)} closed")
+    return "\n".join(lines)
 
 
 def summary_count(page, outcome: int) -> int:
@@ -173,7 +251,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         console: list[str] = []
         page.on("console", lambda m, console=console: console.append(f"{m.type}: {m.text}"[:400])
                 if m.type in ("error", "warning") else None)
-        page.goto(f"{server.base}/voila/render/{student_page}", timeout=WAIT_MS)
+        document = page.goto(f"{server.base}/voila/render/{student_page}", timeout=WAIT_MS)
         box = page.locator(".treegames-exp-join")
         try:
             box.locator("input[type=text]").first.fill(code, timeout=WAIT_MS)
@@ -183,7 +261,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
             harness.screenshot(page, f"class-experiment-join-failed-{i}")
             raise AssertionError(f"student {i} did not join; the page says: "
                                  f"{page.locator('body').inner_text(timeout=WAIT_MS)[-600:]!r}\n"
-                                 f"{page_story(page, server, console)}") from err
+                                 f"{page_story(page, server, console, document)}") from err
         pseudonym = welcome.split("you are ")[1].split(" in class")[0]
         rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
         for _ in range(clicks):
