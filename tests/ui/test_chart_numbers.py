@@ -218,6 +218,7 @@ def test_a_canvas_without_numbers_hides_its_section_and_a_chart_names_its_canvas
     assert "<caption>Trees gained on one Sun roll</caption>" in board.numbers.body.value
     assert board.numbers.layout.display is None and not board.numbers.is_open
     assert board.numbers.toggle.description == "Show the numbers: Trees gained on one Sun roll"
+    assert board.numbers.toggle.tooltip == "Show or hide the numbers: Trees gained on one Sun roll"
     assert board.canvas.tooltip.startswith("Chart: Trees gained on one Sun roll")
     from treegames.ui.scene import Scene
 

@@ -19,7 +19,7 @@ class Collapsible(widgets.VBox):
 
     def __init__(self, title: str, body: widgets.Widget, open_: bool = False, says_state: bool = False):
         self.title, self.says_state = title, says_state
-        self.toggle = icon_toggle(self._words(open_), "forward", tooltip=f"Show or hide: {title}", value=open_,
+        self.toggle = icon_toggle(self._words(open_), "forward", tooltip=self._tooltip(), value=open_,
                                   layout=widgets.Layout(width="auto", max_width="100%"))
         self.body = body
         safety.observe(self.toggle, self._show)
@@ -36,7 +36,11 @@ class Collapsible(widgets.VBox):
         """Name the section anew (its open state stays)."""
         self.title = title
         self.toggle.description = self._words(self.is_open)
-        self.toggle.tooltip = f"Show or hide: {title}"
+        self.toggle.tooltip = self._tooltip()
+
+    def _tooltip(self) -> str:
+        """The button's tooltip: "Show or hide" and the title (a title that says its state reads on without a colon)."""
+        return f"Show or hide {self.title}" if self.says_state else f"Show or hide: {self.title}"
 
     def _words(self, opened: bool) -> str:
         """The button's words: the title, after "Show" or "Hide" when it says its state."""
