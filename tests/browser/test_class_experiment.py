@@ -224,6 +224,45 @@ def traced_views(page, server, document) -> str:
     return "\n".join(lines)
 
 
+class FrameLog:
+    """A student page's kernel traffic, for a failure's story: each websocket opened or closed, and each message's
+    time, direction, type and comm (what a widget manager asked of the kernel, and when it was answered)."""
+
+    def __init__(self, page):
+        import time
+
+        self.start, self.clock, self.lines = time.monotonic(), time.monotonic, []
+        page.on("websocket", self._socket)
+        page.on("console", lambda m: self._note(f"console {m.type}: {m.text[:160]}")
+                if "Unsatisfied version" not in m.text and "satisfying version" not in m.text else None)
+
+    def _note(self, text: str) -> None:
+        """One line, stamped with the seconds since the page was asked for."""
+        self.lines.append(f"{self.clock() - self.start:7.2f} {text}")
+
+    def _socket(self, socket) -> None:
+        """Follow one websocket: its frames both ways, and its end."""
+        self._note(f"websocket open {socket.url[-60:]}")
+        socket.on("framesent", lambda f: self._frame("->", f))
+        socket.on("framereceived", lambda f: self._frame("<-", f))
+        socket.on("close", lambda _s: self._note("websocket closed"))
+
+    def _frame(self, way: str, frame) -> None:
+        """A message's type, comm id, target and method (read from the frame's JSON, binary or not)."""
+        import re
+
+        text = frame.decode(errors="replace") if isinstance(frame, bytes) else str(frame)
+        found = {key: re.search(rf'"{key}":\s*"([^"]{{0,40}})"', text) for key in
+                 ("msg_type", "comm_id", "target_name", "method", "execution_state")}
+        words = " ".join(f"{k}={m.group(1)[:12]}" for k, m in found.items() if m)
+        self._note(f"{way} {len(text)}B {words}")
+
+    def __str__(self) -> str:
+        """The log, its repeated status lines and comm messages counted rather than listed after the first 150."""
+        shown = self.lines[:150] + ([f"... {len(self.lines) - 150} more"] if len(self.lines) > 150 else [])
+        return "kernel traffic of the page:\n" + "\n".join(shown)
+
+
 def summary_count(page, outcome: int) -> int:
     return int(page.locator(f".treegames-exp-summary .exp-count[data-outcome='{outcome}']").inner_text())
 
@@ -251,6 +290,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
         console: list[str] = []
         page.on("console", lambda m, console=console: console.append(f"{m.type}: {m.text}"[:400])
                 if m.type in ("error", "warning") else None)
+        frames = FrameLog(page)
         document = page.goto(f"{server.base}/voila/render/{student_page}", timeout=WAIT_MS)
         box = page.locator(".treegames-exp-join")
         try:
@@ -261,7 +301,7 @@ def test_students_roll_and_the_projector_shows_the_exact_pooled_counts(classroom
             harness.screenshot(page, f"class-experiment-join-failed-{i}")
             raise AssertionError(f"student {i} did not join; the page says: "
                                  f"{page.locator('body').inner_text(timeout=WAIT_MS)[-600:]!r}\n"
-                                 f"{page_story(page, server, console, document)}") from err
+                                 f"{page_story(page, server, console, document)}\n{frames}") from err
         pseudonym = welcome.split("you are ")[1].split(" in class")[0]
         rng = student_rng(pseudonym, seed=f"{TEST_SEED}/{pseudonym}")
         for _ in range(clicks):

@@ -128,3 +128,31 @@ def test_an_exercise_answer_opens_on_click(lesson):
     answer.get_by_role("button", name="Hide answer").click()
     answer.get_by_text("truncation").wait_for(state="hidden", timeout=WAIT_MS)
     assert errors == []
+
+
+LATE_MODEL = """async () => {
+  const manager = window.jupyterapp.widgetManager, id = 'treegames-late-model-' + Date.now();
+  const model = {once() {}};
+  const started = Date.now();
+  setTimeout(() => {  // the browser is busy past the 2 s wait; the model registers at the end of that work
+    while (Date.now() - started < 2300) { /* a restore's work, holding the page's only thread */ }
+    manager.register_model(id, Promise.resolve(model));
+  }, 1800);
+  try {
+    return (await manager.get_model(id)) === model ? 'found' : 'another model';
+  } catch (error) {
+    return 'refused: ' + error.message;
+  } finally {
+    delete manager._models[id];
+  }
+}"""
+"""A view asking for a model not registered yet, in a page whose thread is busy when ipywidgets' 2-second wait ends:
+the model registers during that work, so the wait's last timer fires after the deadline with the model there."""
+
+
+def test_a_view_gets_a_model_that_registers_while_the_page_is_too_busy_to_look(lesson):
+    page, errors = lesson
+    assert page.evaluate(LATE_MODEL) == "found"
+    assert page.evaluate("() => window.jupyterapp.widgetManager.get_model('no-such-model')"
+                         ".then(() => 'found', (e) => 'refused: ' + e.message)") == "refused: widget model not found"
+    assert errors == []
