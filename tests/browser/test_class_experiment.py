@@ -258,7 +258,7 @@ class FrameLog:
         self._note(f"{way} {len(text)}B {words}")
 
     def __str__(self) -> str:
-        """The log, its repeated status lines and comm messages counted rather than listed after the first 150."""
+        """The log: its first 150 lines, then how many more there were."""
         shown = self.lines[:150] + ([f"... {len(self.lines) - 150} more"] if len(self.lines) > 150 else [])
         return "kernel traffic of the page:\n" + "\n".join(shown)
 
