@@ -296,7 +296,7 @@ class BoskState(core.FrozenState):
         drawn leaf square or tree-and-tile choice is legal by construction). Tests check that the final
         state, its history and the random stream equal the one-action-at-a-time loop.
         """
-        state, done, park = self, 0, self.game.park
+        state, done = self, 0
         while done < limit:
             phase = state.phase
             if phase is Phase.GAME_OVER:
@@ -308,9 +308,10 @@ class BoskState(core.FrozenState):
                 continue
             if state.current == CHANCE:
                 state = state.apply(core.sample_chance(state, rng))
-            elif phase is Phase.FALLING_LEAVES:
-                action = state.random_action(rng)
-                state = state._choose(park.intersection(action.row, action.col), action.value)
+            elif phase is Phase.FALLING_LEAVES:  # random_action's two draws, kept as indices
+                trees, tiles = state._selectable_trees(), state._unused_tiles()
+                i = trees[draw_below(rng, len(trees))]
+                state = state._choose(i, tiles[draw_below(rng, len(tiles))])
                 if state.phase is Phase.LEAF_PLACEMENT:  # the fresh draft takes the run's placements itself
                     state, actions = state._random_leaf_run(rng, draft=True)
                     done += 1 + actions
@@ -362,8 +363,14 @@ class BoskState(core.FrozenState):
         squirrels = self.squirrels
         piles, choices, active, supply = self.piles, self.choices, self.active, self.supply[p]
         trail, head, placed, copied = self._trail, self.head, 0, False
+        getrandbits = rng.getrandbits
         while True:
-            sq = choices[draw_below(rng, len(choices))]  # random_action's draw
+            count = len(choices)  # random_action's draw (draw_below, inlined: the playout's hottest loop)
+            width = count.bit_length()
+            pick = getrandbits(width)
+            while pick >= count:
+                pick = getrandbits(width)
+            sq = choices[pick]
             pile = piles[sq]
             cost = _pile_cost(pile, p)
             left = active - cost - 1
@@ -670,11 +677,10 @@ class BoskState(core.FrozenState):
 
     def _apply_winter(self, action: Action) -> BoskState:
         """IV. Winter: score every region; the game ends."""
-        n = self.game.num_players
-        totals = [0] * n
-        for _, _, points in winter_table(self):
-            for p in range(n):
-                totals[p] += points[p]
+        totals = [0] * self.game.num_players
+        for counts in _region_counts(self):  # winter_table's points, summed without its rows
+            for p, points in enumerate(winter_points(counts)):
+                totals[p] += points
         s = self._child(self.game.winter_action)
         s.winter = tuple(totals)
         s.phase = Phase.GAME_OVER
@@ -743,10 +749,9 @@ class BoskState(core.FrozenState):
         lowest = p << 3  # the mover's trees are (p << 3) | value, value 1 to 4: one comparison finds them
         return [i for i in self.game.park.interior if lowest < trees[i] < lowest + 8]
 
-    def _unused_tiles(self) -> list[int]:
+    def _unused_tiles(self) -> tuple[int, ...]:
         """The mover's leaf tiles not played yet (Falling Leaves 1f)."""
-        mask = self.tiles[self.current]
-        return [t for t in LEAF_TILES if mask >> t & 1]
+        return _UNUSED_TILES[self.tiles[self.current]]
 
     def _squirrel_targets(self, intersection: int) -> tuple[int, ...]:
         """Squares within 3 steps downwind along leaf-path moves where the squirrel may sit (Squirrel 1)."""
@@ -987,6 +992,10 @@ class BoskState(core.FrozenState):
         return self._prev
 
 
+_UNUSED_TILES = tuple(tuple(t for t in LEAF_TILES if mask >> t & 1) for mask in range(1 << (max(LEAF_TILES) + 1)))
+"""For each mask of a player's tiles (bit t: tile t unplayed), the unplayed tiles in order: one lookup per turn."""
+
+
 def _pile_cost(pile: tuple[int, ...], player: int) -> int:
     """Covering other leaves 1: the active leaves ``player``'s leaf on ``pile`` sends back (see covering_cost)."""
     return len(pile) if pile and pile[-1] != player else 0
@@ -1092,20 +1101,26 @@ def summer_table(state: BoskState) -> list[ScoreRow]:
 
 def winter_table(state: BoskState) -> list[ScoreRow]:
     """Winter scoring per region: (region name, each player's controlled squares, each player's points)."""
-    park = state.game.park
+    names = state.game.park.region_names
+    return [ScoreRow(name, counts, winter_points(counts)) for name, counts in zip(names, _region_counts(state), strict=True)]
+
+
+def _region_counts(state: BoskState) -> list[tuple[int, ...]]:
+    """Per region (the park's order), each player's controlled squares: the top leaf's owner, or a squirrel's (IV. Winter)."""
     n = state.game.num_players
     control = list(state.piles)
     for p, sq in enumerate(state.squirrels):
         if sq >= 0:
             control[sq] = (p,)
-    rows = []
-    for name, squares in zip(park.region_names, park.region_squares, strict=False):
+    out = []
+    for squares in state.game.park.region_squares:
         counts = [0] * n
         for sq in squares:
-            if control[sq]:
-                counts[control[sq][-1]] += 1
-        rows.append(ScoreRow(name, tuple(counts), winter_points(counts)))
-    return rows
+            pile = control[sq]
+            if pile:
+                counts[pile[-1]] += 1
+        out.append(tuple(counts))
+    return out
 
 
 _PHASE_KIND = {
