@@ -5,7 +5,8 @@ without anyone adding it here.  One visit per page (a page load is the dearest t
 
 - the page opens on a 420 px phone: axe finds no violation of impact "serious" or "critical" ("moderate" and
   "minor" ones are warnings in the test output; deploy/README.md lists each, fixed or explained), nothing scrolls
-  sideways, every shown canvas lies inside the screen, and a Play page's board begins on the first screen;
+  sideways, every shown canvas lies inside the screen, every shown button's label is whole (no ellipsis), lies
+  inside the screen and carries its icon, and a Play page's board begins on the first screen;
 - a lesson's every "Show answer" button is reached by Tab and opened by Enter or Space, each showing its own answer;
 - after one interaction (Step on a Play page, else a tab, else the first button) axe runs again, at 420 px and at
   1280 px;
@@ -50,8 +51,7 @@ LESSONS = sorted(str(p.relative_to(harness.NOTEBOOKS)) for p in harness.NOTEBOOK
                  if re.search(r"show answer|Answer\(|Exercises\(", p.read_text(), re.IGNORECASE))
 """Lesson pages with questions behind 'Show answer' buttons (found on disk: the kit's Answer and Exercises)."""
 
-WITHOUT_KIT_STYLE = {"index.ipynb", "class/tables.ipynb", "bosk/majority-scoring.ipynb",
-                     "mighty_trees/card-odds.ipynb"}
+WITHOUT_KIT_STYLE = {"index.ipynb"}
 """Pages whose widgets carry no kit style sheet: the wait for it is skipped there (any other page waits for it;
 a page missing here that has none only waits longer)."""
 
@@ -264,6 +264,17 @@ CANVASES_OUTSIDE_JS = """
 """
 """[name, left, right] of every shown canvas that reaches past the window's left or right edge."""
 
+LABELS_JS = """
+() => Array.from(document.querySelectorAll('button, .jupyter-button')).filter(b => b.offsetParent !== null)
+  .map(b => { const r = b.getBoundingClientRect(), icon = b.classList.contains('tg-icon');
+              return {text: (b.textContent || '').trim(), cut: b.scrollWidth > b.clientWidth + 1,
+                      outside: r.left < -0.5 || r.right > window.innerWidth + 0.5,
+                      iconless: icon && getComputedStyle(b, '::before').width !== '13px'}; })
+  .filter(b => b.cut || b.outside || b.iconless)
+"""
+"""Every shown button whose label is cut (an ellipsis), that reaches past the window, or whose icon is missing
+(a kit button on a page without the kit's style sheet)."""
+
 FOCUSED_LABEL_JS = "() => (document.activeElement.textContent || '').trim()"
 REVEALED_JS = """
 () => { const next = document.activeElement.nextElementSibling;
@@ -353,6 +364,7 @@ def test_every_page_passes_axe_on_a_phone_and_a_laptop_fits_200_percent_zoom_and
         problems = audit(page, "420 px, drawn", path)
         phone_overflow = sideways_scroll(page)
         outside = page.evaluate(CANVASES_OUTSIDE_JS)
+        buttons = page.evaluate(LABELS_JS)
         harness.screenshot(page, f"a11y-{name}-420")
         board = board_top(page) if is_play else 0
         if is_play:
@@ -375,6 +387,7 @@ def test_every_page_passes_axe_on_a_phone_and_a_laptop_fits_200_percent_zoom_and
     assert problems == [], "\n".join(problems)
     assert phone_overflow <= 1, f"{path} scrolls sideways by {phone_overflow}px on a 420 px phone"
     assert outside == [], f"{path}: canvases past the edge of a 420 px phone: {outside}"
+    assert buttons == [], f"{path}: buttons cut, past the edge or without their icon on a 420 px phone: {buttons}"
     assert board is not None and board + 200 <= FIRST_SCREEN, f"{path}: at 420 px the board begins at {board} px"
     assert total == len(revealed), f"{path}: opened {len(revealed)} of {total} answers by keyboard"
     assert all(len(text) > 20 for text in revealed), revealed

@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from ..service import preparation
 from ..service.preparation import PageProgress, page_title
 from . import safety
-from .styles import icon_button
+from .styles import icon_button, stylesheet
 from .text import escape, message_box, panel
 
 __all__ = ["ClassPreparation", "ALONE_HERE", "EVERY_SECONDS", "FOLLOW_SECONDS"]
@@ -63,7 +63,7 @@ class ClassPreparation(widgets.VBox):
             rows.insert(0, widgets.HBox([self.teacher]))
         for row in rows:
             row.add_class("treegames-wrap")
-        super().__init__([*rows, self.line, self.note])
+        super().__init__([*rows, self.line, self.note, stylesheet()])
         self.add_class("treegames-class-preparation")
         self.load_pages()
 

@@ -64,6 +64,7 @@ LAYOUT_CSS = """
 .treegames-buttons .jupyter-button,.treegames-buttons .widget-toggle-button{width:auto!important;
   min-width:max-content!important;margin:0!important;padding:0 10px!important;overflow:visible!important}
 .treegames-wrap{flex-flow:row wrap!important;max-width:100%}
+.treegames-wrap>.jupyter-button{width:auto!important;flex:0 0 auto!important;padding:0 10px!important}
 .treegames-wrap .widget-dropdown,.treegames-wrap .widget-text{max-width:100%}
 .treegames-dashboard{max-width:100%;min-width:0}
 .treegames-distribution-panel,.treegames-gain-simulator,.treegames-forest-explorer,.treegames-wind-explorer,

@@ -436,7 +436,7 @@ class Experiment(widgets.VBox):
         super().__init__([self.players, self.bots, widgets.HBox([self.games, self.run_button]), self.progress,
                           widgets.HTML("<h3 style='font-size:1em'>Summer: every trail when summer is scored</h3>"), self.summer,
                           widgets.HTML("<h3 style='font-size:1em'>Winter: every region when winter is scored</h3>"), self.winter,
-                          self.model])
+                          self.model, styles.stylesheet()])
         self.add_class("bosk-experiment")
 
     def _report(self, text: str) -> None:

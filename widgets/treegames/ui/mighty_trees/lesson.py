@@ -25,6 +25,7 @@ from ..canvas import SceneCanvas
 from ..chart_numbers import ChartNumbers, Column, Kind, chart_numbers
 from ..panels import Answer
 from ..scene import Circles, Polygons, Scene, Segments, Texts, as_points, colours
+from ..styles import stylesheet
 from ..text import fraction_text, percent_text
 
 __all__ = [
@@ -350,7 +351,7 @@ class DrawSimulator(widgets.VBox):
         self.status = widgets.HTML()
         self._status()
         super().__init__([widgets.HBox([*self.buttons, self.reset_button], layout=widgets.Layout(
-            flex_flow="row wrap")), self.status, self.canvas, self.view.numbers])
+            flex_flow="row wrap")), self.status, self.canvas, self.view.numbers, stylesheet()])
         self.add_class("treegames-mt-simulator")
 
     def scene(self) -> Scene:

@@ -17,7 +17,7 @@ import ipywidgets as widgets
 
 from ...plugins import plugin
 from .. import safety
-from ..styles import icon_button
+from ..styles import icon_button, stylesheet
 from ..text import escape, message_box, panel
 from . import link
 from . import panel as _panel
@@ -176,7 +176,7 @@ class TeacherOverview(widgets.VBox):
         super().__init__([row([self.code_box, self.show_button]), self.note, self.tables,
                           row([self.table_box, self.close_button]),
                           row([self.seat_box, self.bot_box, self.bot_button]),
-                          row([self.sure_box, self.reset_button])])
+                          row([self.sure_box, self.reset_button]), stylesheet()])
         for child in self.children:
             if isinstance(child, widgets.HBox):
                 child.add_class("treegames-wrap")
