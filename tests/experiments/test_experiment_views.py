@@ -8,8 +8,10 @@ import sys
 import pytest
 from exp_helpers import TEACHER
 
+import harness
 from treegames.experiments import ExperimentAuthority, Source, domain_for, student_rng
 from treegames.experiments.client import local
+from treegames.ui import experiments as ui_experiments
 from treegames.ui.experiments import (
     JoinBox,
     TeacherPage,
@@ -131,6 +133,21 @@ def test_join_box_rolls_and_keeps_its_pseudonym_after_leaving(client):
     assert "Welcome back" in again.message.value
     again.feed.stop()
     assert client.snapshot(code=code)["n"] == 40
+
+
+def test_a_students_page_shows_the_class_with_its_own_batch_at_once_not_after_the_feeds_rest(client, monkeypatch):
+    monkeypatch.setattr(ui_experiments, "STUDENT_FEED_INTERVAL", 600.0)  # a rest far longer than the wait below
+    code, _ = filled_class(client, students=1)
+    box = JoinBox(client, code=code)
+    try:
+        before = harness.wait_until(lambda: box.snap, timeout=10, what="the first class snapshot")["n"]
+        box.roll_buttons[1].click()
+        assert box.me["n"] == 10
+        harness.wait_until(lambda: box.snap["n"] == before + 10, timeout=10,
+                           what="the class's count with the page's own batch")
+        assert "The class: <span class='exp-class-n'>30</span>" in box.status.value
+    finally:
+        box.feed.stop()
 
 
 def test_join_box_refuses_a_wrong_code_in_words(client):

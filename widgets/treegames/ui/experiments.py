@@ -471,8 +471,13 @@ def summary_html(snap: dict | None) -> str:
 # ---------------------------------------------------------------- live feed
 
 
+STUDENT_FEED_INTERVAL = 1.0
+"""A student's page shows the class at most once a second (a busy class changes often), and at once after its
+own batch is acknowledged (:meth:`Feed.nudge`)."""
+
+
 class Feed:
-    """A background long-poll on one class: ``on_snapshot`` on changes (at most every ``min_interval`` s), ``on_tick`` each period."""
+    """A background long-poll on one class: ``on_snapshot`` on changes (at most every ``min_interval`` s unless nudged), ``on_tick`` each period."""
 
     def __init__(self, client, code: str, on_snapshot: Callable[[dict], object],
                  on_tick: Callable[[], object] | None = None, period: float = 1.0, min_interval: float = 0.25):
@@ -481,6 +486,7 @@ class Feed:
         self.min_interval = min_interval  # at most one snapshot per this many seconds (a busy class changes often)
         self.version = -1
         self.stopped = threading.Event()
+        self.nudged = threading.Event()  # cuts the rest after a snapshot short: a change this page caused
         self.error = ""
         self.thread = threading.Thread(target=self._run, daemon=True, name=f"experiment-feed-{code}")
         self.thread.start()
@@ -494,16 +500,22 @@ class Feed:
                 if snap["version"] != self.version:
                     self.version = snap["version"]
                     guarded(self.on_snapshot)(snap)
-                    self.stopped.wait(self.min_interval)
+                    self.nudged.wait(self.min_interval)
+                    self.nudged.clear()
             except ValueError as err:  # a refusal, or the store or server is down: try again next period
                 self.error = str(err)
                 self.stopped.wait(self.period)
             if self.on_tick is not None:
                 guarded(self.on_tick)()
 
+    def nudge(self) -> None:
+        """Look for the next snapshot now, not after the rest (this page has just changed the class)."""
+        self.nudged.set()
+
     def stop(self) -> None:
         """Stop polling and wait for the thread to end (within one period)."""
         self.stopped.set()
+        self.nudged.set()
         if threading.current_thread() is not self.thread:
             self.thread.join(self.period + 5.0)
 
@@ -846,7 +858,7 @@ class JoinBox(widgets.VBox):
         self._show_actions()
         if self.feed is not None:
             self.feed.stop()
-        self.feed = Feed(self.client, me["code"], self._show, min_interval=1.0)
+        self.feed = Feed(self.client, me["code"], self._show, min_interval=STUDENT_FEED_INTERVAL)
         self._status()
         back = "Welcome back" if me["rejoined"] else "You joined"
         return f"{back}: you are {me['pseudonym']} in class {me['code']}."
@@ -910,6 +922,8 @@ class JoinBox(widgets.VBox):
             self.me["n"] += ack["accepted"]
         self._status()
         self.view.redraw()
+        if self.feed is not None:
+            self.feed.nudge()  # the class's count with this batch in it, at once
 
     def enter_physical(self) -> str:
         """Send faces of real dice rolled in class (checked against the die; kept apart from simulated rolls)."""
