@@ -256,6 +256,18 @@ def test_a_match_refuses_unrotated_seats_and_part_blocks():
         SequentialMatch(TournamentSpec("bosk", ("greedy", "random", "random"), games=10))
 
 
+def test_a_four_player_match_reports_whole_blocks_only_by_default():
+    """The runner's own chunk for 60 games on one worker is 6 games: it would split the blocks of 4."""
+    from treegames.lab.sequential import SequentialMatch
+
+    seen: list[int] = []
+    match = SequentialMatch(TournamentSpec("bosk", ("greedy", "random", "random", "random"), games=60, seed=2),
+                            workers=1, progress=lambda status: seen.append(len(match.run.records())))
+    match.start().wait()
+    assert seen and all(n % 4 == 0 for n in seen), seen
+    assert match.status().blocks * 4 == len(match.run.records())
+
+
 @settings(max_examples=300)
 @given(st.lists(st.integers(0, 200), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
        st.floats(0.02, 0.98))

@@ -4,7 +4,9 @@
 on a background thread, so a notebook or dashboard stays responsive.  Small
 tournaments are played on that thread; large ones (``PROCESS_THRESHOLD`` games
 or more, when more than one worker is allowed) are split into chunks of games
-and played by worker processes, one per core up to ``MAX_WORKERS``.
+and played by worker processes, one per core up to ``MAX_WORKERS``.  A seat-rotated
+tournament's chunks hold whole blocks (the games that share one set of seeds), so
+every report, and a run stopped early, leaves no block half played.
 
 * Every game depends only on the spec and its number (see :mod:`.tournament`),
   so the records, sorted by game, are the same whatever the worker count.
@@ -68,9 +70,11 @@ def default_workers() -> int:
     return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
 
 
-def _chunks(total: int, workers: int, size: int | None = None) -> list[tuple[int, int]]:
-    """(start, stop) game ranges: small enough for smooth progress, big enough to be cheap (or of ``size`` games)."""
-    size = size or max(1, min(50, total // (workers * 10) or 1))
+def _chunks(total: int, workers: int, size: int | None = None, block: int = 1) -> list[tuple[int, int]]:
+    """(start, stop) game ranges: small enough for smooth progress, big enough to be cheap, in whole blocks of
+    ``block`` games (or of ``size`` games)."""
+    if not size:
+        size = -(-max(1, min(50, total // (workers * 10) or 1)) // block) * block  # rounded up to whole blocks
     return [(start, min(total, start + size)) for start in range(0, total, size)]
 
 
@@ -218,7 +222,7 @@ class TournamentRun:
 
     def _run_here(self) -> None:
         """Play the chunks one after another on this thread, checking for cancel between chunks."""
-        for start, stop in _chunks(self.total, 1, self.chunk):
+        for start, stop in _chunks(self.total, 1, self.chunk, self.spec.block_size):
             if self._cancel.is_set():
                 return
             self._add(play_games(self.spec, start, stop))
@@ -226,7 +230,7 @@ class TournamentRun:
     def _run_processes(self) -> None:
         """Hand chunks to worker processes (one feeding thread each) and collect what they send back."""
         chunks: queue.SimpleQueue = queue.SimpleQueue()
-        for chunk in _chunks(self.total, self.workers, self.chunk):
+        for chunk in _chunks(self.total, self.workers, self.chunk, self.spec.block_size):
             chunks.put(chunk)
         self._processes = []
         feeders: list[threading.Thread] = []
