@@ -68,6 +68,7 @@ def hint_words(view) -> str:
 
 NARROW_CSS = (
     "<style>.treegames-teacher-tables td.tg-code{white-space:nowrap}"
+    ".treegames-teacher-tables td>svg{vertical-align:top}"
     "@media (max-width:600px){.treegames-teacher-tables,.treegames-teacher-tables tbody,"
     ".treegames-teacher-tables tr,.treegames-teacher-tables td{display:block;width:100%;box-sizing:border-box}"
     ".treegames-teacher-tables tr.tg-head{display:none}"
