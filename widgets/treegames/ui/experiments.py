@@ -920,10 +920,14 @@ class JoinBox(widgets.VBox):
             self.me[key][domain.outcomes.index(int(k))] += c
         if not physical:
             self.me["n"] += ack["accepted"]
+        self._sent()
+
+    def _sent(self) -> None:
+        """After an acknowledged batch: your tally again, and the class's at once (not after the feed's rest)."""
         self._status()
         self.view.redraw()
         if self.feed is not None:
-            self.feed.nudge()  # the class's count with this batch in it, at once
+            self.feed.nudge()
 
     def enter_physical(self) -> str:
         """Send faces of real dice rolled in class (checked against the die; kept apart from simulated rolls)."""
@@ -951,6 +955,5 @@ class JoinBox(widgets.VBox):
         ack = self.client.contribute_games(token=self.token, batch_id=f"block-{block['block']}",
                                            block=block["block"], records=records, round_no=self.me["round_no"])
         self.me = self.client.me(token=self.token)
-        self._status()
-        self.view.redraw()
+        self._sent()
         return f"Played games {block['start']} to {block['stop'] - 1}: {ack['accepted']} new games counted."
