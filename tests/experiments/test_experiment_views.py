@@ -145,7 +145,7 @@ def test_a_students_page_shows_the_class_with_its_own_batch_at_once_not_after_th
         assert box.me["n"] == 10
         harness.wait_until(lambda: box.snap["n"] == before + 10, timeout=10,
                            what="the class's count with the page's own batch")
-        assert "The class: <span class='exp-class-n'>30</span>" in box.status.value
+        assert f"The class: <span class='exp-class-n'>{before + 10}</span>" in box.status.value
     finally:
         box.feed.stop()
 
