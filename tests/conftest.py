@@ -201,6 +201,25 @@ def _default_sigterm() -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """Run a test that does not drive Chromium with Playwright's event loop hidden, so that its own ``asyncio.run`` works.
+
+    The browser tests share one Playwright per process (tests/browser/conftest.py), whose sync API marks its
+    loop as running in this thread between calls; every Playwright call marks it again.
+    """
+    import asyncio
+
+    if "browser" in _fixtures(item):
+        yield
+        return
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    yield
+    if loop is not None and not loop.is_closed() and asyncio._get_running_loop() is None:
+        asyncio._set_running_loop(loop)
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With TREEGAMES_TEST_LOG=FILE, append each test phase's outcome and seconds as it ends (for hunting flakes)."""
     log = os.environ.get("TREEGAMES_TEST_LOG")

@@ -43,23 +43,30 @@ def voila():
     assert server.alive_pids() == [], "Voila or one of its kernels survived stop()"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's headless Chromium driven by Playwright, one per test module, its tabs recycled between tests.
+    """Debian's headless Chromium driven by Playwright, one per test process, its tabs recycled between tests.
 
     Every context and page has the generous harness deadline as Playwright's default timeout
     (Playwright's own 30 s is sized for a quick machine).
 
-    Not per session: Playwright's sync API keeps an event loop running in this thread while it is
-    open, so every later test that calls ``asyncio.run`` (tests/serving, tests/ui) would fail.
+    One for the whole session, not one per module: a launch costs Chromium and Playwright's driver
+    about 1.5 CPU-seconds, and a module's first page another 2 to compile the page's scripts in a new
+    tab (see TabPool). Playwright's sync API leaves its event loop marked as running in this thread
+    between calls, which would make every other test's ``asyncio.run`` fail; the tests that do not use
+    Chromium run with that mark hidden (``pytest_runtest_protocol`` in tests/conftest.py).
     """
     _need_chromium()
+    import asyncio
+
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = harness.launch_chromium(p)
         harness.TabPool(chromium)  # contexts a test closes are reset and reused (see TabPool)
+        loop = asyncio._get_running_loop()  # Playwright's, set again by every sync call
         yield chromium
+        asyncio._set_running_loop(loop)  # the last test may not be a browser test: its loop was hidden
         chromium.close()
 
 
