@@ -50,8 +50,8 @@ def browser():
     Every context and page has the generous harness deadline as Playwright's default timeout
     (Playwright's own 30 s is sized for a quick machine).
 
-    One for the whole session, not one per module: a launch costs Chromium and Playwright's driver
-    about 1.5 CPU-seconds, and a module's first page another 2 to compile the page's scripts in a new
+    One for the whole session, not one per module: starting Playwright's driver and Chromium costs
+    about 1 CPU-second, and a module's first page another 2 to compile the page's scripts in a new
     tab (see TabPool). Playwright's sync API leaves its event loop marked as running in this thread
     between calls, which would make every other test's ``asyncio.run`` fail; the tests that do not use
     Chromium run with that mark hidden (``pytest_runtest_protocol`` in tests/conftest.py).
