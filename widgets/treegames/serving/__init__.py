@@ -9,4 +9,9 @@ starts the standalone Voilà server that ``make serve`` runs.
 * ``kernels``: a kernel manager with a ceiling on running kernels.
 * ``identity``: sets the ``_xsrf`` cookie on every page so a closed tab's beacon can stop its kernel.
 * ``limits``: the numbers, in one place.
+* ``startup``: jsonschema's IRI grammar built on first use, not at every server's start.
 """
+
+from .startup import defer_iri_grammar
+
+defer_iri_grammar()  # here, before any module of this package imports Voila or jupyter_server

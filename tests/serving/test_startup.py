@@ -1,0 +1,54 @@
+"""The class server starts without building jsonschema's IRI grammar, and an IRI check still answers the same."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+IRI_CASES = [("iri", "http://example.com/\u00e4"), ("iri", "no scheme here"), ("iri", "urn:isbn:0451450523"),
+             ("iri-reference", "//x y"), ("iri-reference", "../a/b?c#d"), ("iri", "mailto:a@example.org")]
+"""Valid and invalid strings for the two formats the grammar checks."""
+
+ANSWERS = f"""
+import json, jsonschema
+checker = jsonschema.FormatChecker()
+print(json.dumps([checker.conforms(value, kind) for kind, value in {IRI_CASES!r}]))
+"""
+"""A program printing jsonschema's answer for every case."""
+
+
+def run(code: str) -> str:
+    """What a fresh Python prints running ``code``."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120).stdout
+
+
+def test_starting_the_class_server_leaves_the_iri_grammar_unbuilt():
+    """Importing the server (Voila, jupyter_server, jsonschema and all) does not import rfc3987_syntax's grammar."""
+    pytest.importorskip("rfc3987_syntax")
+    out = run("import sys, treegames.serving.__main__, jsonschema\n"
+              "from treegames.serving.startup import is_grammar_built\n"
+              "print('jsonschema' in sys.modules, 'voila.app' in sys.modules, is_grammar_built(),\n"
+              "      'rfc3987_syntax.syntax_helpers' in sys.modules)")
+    assert out.split() == ["True", "True", "False", "False"]
+
+
+def test_an_iri_check_after_the_deferral_answers_as_the_real_module_does():
+    """jsonschema's 'iri' and 'iri-reference' checks give the same answers with the stand-in, which then loads the real module."""
+    pytest.importorskip("rfc3987_syntax")
+    real = json.loads(run(ANSWERS))
+    deferred = run("import treegames.serving\n" + ANSWERS + "\nfrom treegames.serving.startup import is_grammar_built\n"
+                   "print(is_grammar_built())").split("\n")
+    assert json.loads(deferred[0]) == real
+    assert real == [True, False, True, False, True, True]
+    assert deferred[1] == "True"
+
+
+def test_the_deferral_changes_nothing_once_the_real_module_is_imported():
+    """Deferring after the real module is loaded leaves it in place."""
+    pytest.importorskip("rfc3987_syntax")
+    out = run("import rfc3987_syntax, sys\nfrom treegames.serving.startup import defer_iri_grammar, is_grammar_built\n"
+              "defer_iri_grammar()\nprint(sys.modules['rfc3987_syntax'] is rfc3987_syntax, is_grammar_built())")
+    assert out.split() == ["True", "True"]
