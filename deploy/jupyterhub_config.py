@@ -53,7 +53,7 @@ c.ConfigurableHTTPProxy.api_url = env("TREEGAMES_PROXY_API_URL", "http://127.0.0
 c.ConfigurableHTTPProxy.command = [env("TREEGAMES_PROXY", "configurable-http-proxy")]
 
 # Each user's server: jupyter_server with Voila, the class-server settings, the landing dashboard first.
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+c.Spawner.cmd = [sys.executable, "-m", "treegames.serving.singleuser"]  # jupyterhub.singleuser, started quicker
 c.Spawner.notebook_dir = env("TREEGAMES_NOTEBOOKS") or str(notebooks_folder())
 c.Spawner.default_url = "/voila/render/index.ipynb"
 c.Spawner.args = server_args()

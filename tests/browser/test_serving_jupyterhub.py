@@ -20,6 +20,7 @@ import pytest
 
 import harness
 from treegames.service import wire
+from treegames.serving import singleuser
 from treegames.tables.client import HttpClient
 from treegames.tables.errors import BadToken, TableError
 
@@ -112,7 +113,7 @@ def test_students_log_in_land_on_the_dashboards_and_play_through_the_hub(browser
         context.close()
     log = hub.log_path.read_text(errors="replace")
     assert "idle-culler" in log, "the idle culler runs as a hub service"
-    assert len([p for p in hub.children() if "jupyterhub.singleuser" in " ".join(p.cmdline())]) == 3
+    assert len([p for p in hub.children() if singleuser.MODULE in " ".join(p.cmdline())]) == 3
 
 
 def log_in(browser, hub, user: str):
@@ -133,7 +134,7 @@ def kernel_credentials(hub, user: str) -> tuple[str, str]:
     def found() -> tuple[str, str] | None:
         for p in hub.children():
             try:
-                if "jupyterhub.singleuser" not in " ".join(p.cmdline()):
+                if singleuser.MODULE not in " ".join(p.cmdline()):
                     continue
                 env = p.environ()
             except psutil.Error:

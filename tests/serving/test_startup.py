@@ -52,3 +52,15 @@ def test_the_deferral_changes_nothing_once_the_real_module_is_imported():
     out = run("import rfc3987_syntax, sys\nfrom treegames.serving.startup import defer_iri_grammar, is_grammar_built\n"
               "defer_iri_grammar()\nprint(sys.modules['rfc3987_syntax'] is rfc3987_syntax, is_grammar_built())")
     assert out.split() == ["True", "True"]
+
+
+def test_a_students_server_on_the_hub_starts_without_the_iri_grammar():
+    """The spawner's command (python -m treegames.serving.singleuser) reaches JupyterHub's single-user server unbuilt."""
+    pytest.importorskip("rfc3987_syntax")
+    pytest.importorskip("jupyterhub")
+    out = run("import sys, runpy\nsys.argv = ['singleuser', '--help']\n"
+              "try:\n    runpy.run_module('treegames.serving.singleuser', run_name='__main__')\n"
+              "except SystemExit:\n    pass\n"
+              "from treegames.serving.startup import is_grammar_built\n"
+              "print('STARTED', 'jupyterhub.singleuser' in sys.modules, 'jsonschema' in sys.modules, is_grammar_built())")
+    assert out.split()[-4:] == ["STARTED", "True", "True", "False"]
