@@ -64,3 +64,12 @@ def test_a_students_server_on_the_hub_starts_without_the_iri_grammar():
               "from treegames.serving.startup import is_grammar_built\n"
               "print('STARTED', 'jupyterhub.singleuser' in sys.modules, 'jsonschema' in sys.modules, is_grammar_built())")
     assert out.split()[-4:] == ["STARTED", "True", "True", "False"]
+
+
+def test_the_stand_in_still_gives_the_real_modules_names_and_submodules():
+    """After the deferral, a submodule import and any other name read from the module work as before."""
+    pytest.importorskip("rfc3987_syntax")
+    out = run("import treegames.serving\nimport rfc3987_syntax.syntax_helpers as helpers\n"
+              "from rfc3987_syntax import parse\nimport rfc3987_syntax\n"
+              "print(callable(parse), helpers.parse is parse, rfc3987_syntax.is_valid_syntax('iri', 'http://a.b/'))")
+    assert out.split() == ["True", "True", "True"]

@@ -49,9 +49,12 @@ def defer_iri_grammar() -> None:
     Nothing changes if the module is already imported, or not installed (jsonschema then skips the check
     as it would have).
     """
-    if GRAMMAR_MODULE in sys.modules or importlib.util.find_spec(GRAMMAR_MODULE) is None:
+    spec = None if GRAMMAR_MODULE in sys.modules else importlib.util.find_spec(GRAMMAR_MODULE)
+    if spec is None:
         return
-    sys.modules[GRAMMAR_MODULE] = DeferredModule(GRAMMAR_MODULE)
+    stand_in = DeferredModule(GRAMMAR_MODULE)
+    stand_in.__path__ = list(spec.submodule_search_locations or [])  # its submodules still import as before
+    sys.modules[GRAMMAR_MODULE] = stand_in
 
 
 def is_grammar_built() -> bool:
