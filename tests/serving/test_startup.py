@@ -73,3 +73,13 @@ def test_the_stand_in_still_gives_the_real_modules_names_and_submodules():
               "from rfc3987_syntax import parse\nimport rfc3987_syntax\n"
               "print(callable(parse), helpers.parse is parse, rfc3987_syntax.is_valid_syntax('iri', 'http://a.b/'))")
     assert out.split() == ["True", "True", "True"]
+
+
+def test_without_its_parser_the_check_is_left_out_as_jsonschema_alone_would():
+    """With lark unimportable, jsonschema registers no IRI check, deferred or not (never a check that fails later)."""
+    pytest.importorskip("rfc3987_syntax")
+    probe = "import jsonschema\nprint('iri' in jsonschema.FormatChecker().checkers)"
+    blocked = "import sys\nsys.modules['lark'] = None\n"
+    assert run(blocked + probe).split() == ["False"]
+    assert run(blocked + "import treegames.serving\n" + probe).split() == ["False"]
+    assert run("import treegames.serving\n" + probe).split() == ["True"]

@@ -21,6 +21,8 @@ from typing import Any
 
 GRAMMAR_MODULE = "rfc3987_syntax"
 """The module whose import compiles the IRI grammar."""
+GRAMMAR_NEEDS = "lark"
+"""The parser package it imports (without it the real import fails, and jsonschema leaves the check out)."""
 
 
 class DeferredModule(types.ModuleType):
@@ -46,12 +48,12 @@ class DeferredModule(types.ModuleType):
 def defer_iri_grammar() -> None:
     """Let ``import rfc3987_syntax`` give a stand-in that imports the real module when first used.
 
-    Nothing changes if the module is already imported, or not installed (jsonschema then skips the check
-    as it would have).
+    Nothing changes if the module is already imported, or not installed or without its parser (jsonschema
+    then leaves the check out at import, as it would have).
     """
     spec = None if GRAMMAR_MODULE in sys.modules else importlib.util.find_spec(GRAMMAR_MODULE)
-    if spec is None:
-        return
+    if spec is None or importlib.util.find_spec(GRAMMAR_NEEDS) is None:
+        return  # absent, or it would fail to import: jsonschema then skips the check at import, as without us
     stand_in = DeferredModule(GRAMMAR_MODULE)
     stand_in.__path__ = list(spec.submodule_search_locations or [])  # its submodules still import as before
     sys.modules[GRAMMAR_MODULE] = stand_in
