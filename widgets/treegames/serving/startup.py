@@ -29,7 +29,11 @@ class DeferredModule(types.ModuleType):
     """A stand-in for a module that imports the real one when a name is first used from it."""
 
     def is_valid_syntax(self, *args: Any, **kwargs: Any) -> bool:
-        """The real module's ``is_valid_syntax`` (importing it first): what jsonschema calls for an IRI."""
+        """The real module's ``is_valid_syntax`` (importing it first): what jsonschema calls for an IRI.
+
+        Defined here, not left to ``__getattr__``, so that jsonschema's ``from rfc3987_syntax import
+        is_valid_syntax`` at its own import does not build the grammar.
+        """
         return self.real().is_valid_syntax(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -61,4 +65,5 @@ def defer_iri_grammar() -> None:
 
 def is_grammar_built() -> bool:
     """Whether the real IRI grammar module has been imported in this process."""
-    return not isinstance(sys.modules.get(GRAMMAR_MODULE, DeferredModule(GRAMMAR_MODULE)), DeferredModule)
+    module = sys.modules.get(GRAMMAR_MODULE)
+    return module is not None and not isinstance(module, DeferredModule)
