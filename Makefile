@@ -17,6 +17,10 @@ CLASS ?=
 # More options for `treegames serve`, e.g. SERVE_ARGS="--no-preheat" or SERVE_ARGS="--store postgresql://...".
 SERVE_ARGS ?=
 CHROMIUM ?= /usr/bin/chromium
+# Python may cache compiled modules even where the machine says not to (PYTHONDONTWRITEBYTECODE=1, as in many
+# container images): the caches go to __pycache__ folders git ignores. Without them every pytest process
+# rewrites every test module's asserts anew (9 of the 13 CPU-s it takes to collect the suite, each time).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: serve serve-env test test-quick test-pooled lint bench venv chromium postgres hub-proxy binder-env pictures clean
 
