@@ -94,6 +94,21 @@ def test_every_frame_names_its_canvas_again():
         assert is_switch_command(batch[0])
 
 
+def test_a_frame_sends_its_coordinates_as_32_bit_floats():
+    """Half the bytes of 64-bit floats on the wire, and each point within a thousandth of a pixel of the scene's."""
+    explorer = BoardExplorer()
+    with capture_batches(explorer.view.canvas, buffers=True) as frames:
+        scene = explorer.view.redraw()
+    [(_commands, buffers)] = frames
+    formats = {memoryview(b).format for b in buffers}
+    assert "f" in formats and "d" not in formats, formats
+    hexes = hex_layer(scene).points  # the scene keeps 64-bit floats (its SVG too)
+    sent = [np.frombuffer(b, dtype=np.float32) for b in buffers
+            if memoryview(b).format == "f" and memoryview(b).nbytes == hexes.size * 4]
+    assert sent and np.abs(sent[0] - hexes.ravel()).max() < 1e-3
+    assert sum(memoryview(b).nbytes for b in buffers) < 25_000
+
+
 def test_points_are_float_arrays():
     layer = hex_layer(board_scene(make_board(2), HexGeometry()))
     assert layer.points.shape == (151, 6, 2) and layer.points.dtype == np.float64

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
+import numpy as np
 from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import COMMANDS
 from ipywidgets import HTML, Layout
@@ -96,30 +97,36 @@ def _style(canvas: Canvas, pen: dict, name: str, value) -> None:
 _UNSET = object()
 
 
+def _f32(values) -> np.ndarray:
+    """Coordinates as 32-bit floats for the wire: half the bytes of a frame, and a board's pixels are off by
+    less than a thousandth (the scene itself, and so its SVG, keeps 64-bit floats)."""
+    return np.asarray(values, dtype=np.float32)
+
+
 def _draw_polygons(canvas: Canvas, op: Polygons, pen: dict) -> None:
     """Batched fill and/or outline of same-sized polygons."""
     if op.fill is not None:
-        canvas.fill_styled_polygons(op.points, op.fill, alpha=op.alpha)
+        canvas.fill_styled_polygons(_f32(op.points), op.fill, alpha=op.alpha)
     if op.stroke is not None:
         _style(canvas, pen, "stroke_style", op.stroke)
         _style(canvas, pen, "line_width", op.line_width)
-        canvas.stroke_polygons(op.points)
+        canvas.stroke_polygons(_f32(op.points))
 
 
 def _draw_segments(canvas: Canvas, op: Segments, pen: dict) -> None:
     """Batched straight lines."""
     _style(canvas, pen, "stroke_style", op.stroke)
     _style(canvas, pen, "line_width", op.line_width)
-    canvas.stroke_line_segments(op.points)
+    canvas.stroke_line_segments(_f32(op.points))
 
 
 def _draw_circles(canvas: Canvas, op: Circles, pen: dict) -> None:
     """Batched filled circles, optionally outlined."""
-    canvas.fill_styled_circles(op.centres[:, 0], op.centres[:, 1], op.radii, op.fill)
+    canvas.fill_styled_circles(_f32(op.centres[:, 0]), _f32(op.centres[:, 1]), _f32(op.radii), op.fill)
     if op.stroke is not None:
         _style(canvas, pen, "stroke_style", op.stroke)
         _style(canvas, pen, "line_width", op.line_width)
-        canvas.stroke_circles(op.centres[:, 0], op.centres[:, 1], op.radii)
+        canvas.stroke_circles(_f32(op.centres[:, 0]), _f32(op.centres[:, 1]), _f32(op.radii))
 
 
 def _draw_texts(canvas: Canvas, op: Texts, pen: dict) -> None:
@@ -156,12 +163,13 @@ def capture_messages(canvas: Canvas) -> Iterator[list]:
 
 
 @contextlib.contextmanager
-def capture_batches(canvas: Canvas) -> Iterator[list]:
-    """Inside the block, each batched frame's command list is collected in the yielded list (not sent)."""
+def capture_batches(canvas: Canvas, buffers: bool = False) -> Iterator[list]:
+    """Inside the block, each batched frame's command list is collected in the yielded list (not sent);
+    with ``buffers``, each frame is collected as (command list, its binary buffers)."""
     manager = canvas._canvas_manager
     batches: list = []
     original = manager._send_custom
-    manager._send_custom = lambda command, buffers=(): batches.append(command)
+    manager._send_custom = lambda command, sent=(): batches.append((command, list(sent)) if buffers else command)
     try:
         yield batches
     finally:
