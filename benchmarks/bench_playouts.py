@@ -17,7 +17,9 @@ Figures per game (2 players; Bosk also 4):
 * ``playouts/s`` -- whole random games from the start (RandomBot, exact chance);
 * ``apply/s`` and ``legal/s`` -- ``apply`` and ``legal_actions`` over the states of those games;
 * ``copy/s`` -- the engine's state copy (``_child``), the base of every ``apply``;
-* ``search/s`` -- coach playouts per second (the game's rollout policy, from mid-game positions).
+* ``search/s`` -- coach playouts per second (the game's rollout policy, from mid-game positions);
+* ``coach/s`` -- the same in coach-hard's whole search (its budget, the greedy prior, one tree) of each of
+  those positions once: deep trees, where walking down one can cost as much as a short playout.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import time
 from pathlib import Path
 
 GAMES = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
-FIGURES = ("playouts/s", "apply/s", "legal/s", "copy/s", "search/s")
+FIGURES = ("playouts/s", "apply/s", "legal/s", "copy/s", "search/s", "coach/s")
 
 
 def _new_game(name: str, players: int):
@@ -58,6 +60,8 @@ def measure(name: str, players: int, seconds: float) -> dict[str, float]:
     """This interpreter's figures for one game."""
     from treegames import core
     from treegames.search import Budget, Search, rollout_for
+    from treegames.search.bots import Level, iterations_for
+    from treegames.search.mcts import Prior
 
     game = _new_game(name, players)
     rng = random.Random(7)
@@ -90,6 +94,11 @@ def measure(name: str, players: int, seconds: float) -> dict[str, float]:
     figures["search/s"] = _rate(
         lambda: Search(decisions[search_rng.randrange(len(decisions))], search_rng, rollout=rollout)
         .think(Budget(iterations=20)), seconds)
+    hard = iterations_for(Level.HARD, name, players)
+    start = time.process_time()  # fixed work: one search of each decision, whatever the speed
+    for k, decision in enumerate(decisions):
+        Search(decision, random.Random(k), rollout=rollout, prior=Prior.GREEDY).think(Budget(iterations=hard))
+    figures["coach/s"] = hard * len(decisions) / (time.process_time() - start)
     return figures
 
 

@@ -211,3 +211,37 @@ def test_games_without_hidden_cards_search_the_state_itself():
     assert mt.GAME_TYPE.has_hidden_information  # and Mighty Trees, which does hide cards, samples worlds
     hidden = decision("mighty_trees", 3)
     assert WorldSampler(hidden, hidden.current_player).sample(random.Random(1)) is not hidden
+
+
+def _nodes(node, actions=()):
+    """Every node below ``node`` with the actions (chance outcomes included) that lead to it."""
+    for action, child in node.children.items():
+        yield child, (*actions, action)
+        yield from _nodes(child, (*actions, action))
+
+
+@pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2), ("bosk", 4)])
+def test_a_tree_without_hidden_cards_keeps_each_nodes_state_and_searches_exactly_as_if_it_recomputed_them(
+        name, players):
+    state = decision(name, 4, players)
+    kept = Search(state, random.Random(9), prior="greedy")
+    kept.think(Budget(iterations=400))
+    nodes = list(_nodes(kept.root))
+    assert len(nodes) > 100 and all(node.state is not None for node, _ in nodes)
+    for node, actions in nodes[::7]:  # a kept state is the state its path leads to (no playout wrote into it)
+        replayed = state
+        for action in actions:
+            replayed = replayed.apply(action)
+        assert node.state == replayed
+    recomputed = Search(state, random.Random(9), prior="greedy")
+    recomputed.keeps_states = False  # every state, legal list and parent count worked out anew, as before
+    recomputed.think(Budget(iterations=400))
+    assert [(r.notation, r.visits, r.reward) for r in kept.statistics()] == \
+           [(r.notation, r.visits, r.reward) for r in recomputed.statistics()]
+    assert all(node.state is None and node.legal is None for node, _ in _nodes(recomputed.root))
+
+
+def test_a_tree_with_hidden_cards_keeps_no_state_since_each_playout_deals_another_world():
+    search = Search(decision("mighty_trees", 4), random.Random(9), prior="greedy")
+    search.think(Budget(iterations=100))
+    assert all(node.state is None and node.legal is None for node, _ in _nodes(search.root))
