@@ -158,7 +158,7 @@ class _Node:
         self.favourite: Any = None  # with a prior: the GreedyBot's move here (asked at the root, or after ASK_AFTER)
         self.state: Any = None  # with nothing hidden: the state this node stands for (kept, not recomputed)
         self.legal: list | None = None  # with nothing hidden: its legal actions
-        self.favourite_at = -1  # with nothing hidden: the favourite's index in ``legal`` (-1: not found yet)
+        self.favourite_at = -1  # the favourite's index in the legal moves where it was chosen (-1: none)
         self.descents = 0  # playouts that went on from here to a child (PUCT's parent count)
 
 
@@ -385,22 +385,19 @@ class Search:
     def _select_puct(self, node: _Node, state: Any, legal: list, player: int) -> tuple[Any, bool]:
         """The action to follow from ``node`` (``legal`` in ``state``) by PUCT: mean reward plus the prior's pull,
         which fades with playouts."""
+        keep = self.keeps_states
         if node.favourite is None and (node is self.root or node.visits >= ASK_AFTER):
             node.favourite = self._advisor.choose(state)
-            node.favourite_at = -1
+            node.favourite_at = _index_of(legal, node.favourite)
         favourite, children, count = node.favourite, node.children, len(legal)
         if favourite is None:  # not asked yet: every move alike
             others, chosen = 1.0 / count, -1
-        else:
+        else:  # where cards are hidden, each world has its own legal moves: find the favourite among them
             others = (1.0 - FAVOURITE_PRIOR) / (count - 1) if count > 1 else 0.0
-            chosen = node.favourite_at if node.legal is legal else -1
-            if chosen < 0:
-                chosen = _index_of(legal, favourite)
-                if node.legal is legal:
-                    node.favourite_at = chosen
+            chosen = node.favourite_at if keep else _index_of(legal, favourite)
         favoured = FAVOURITE_PRIOR if count > 1 else 1.0
         get = children.get
-        if node.legal is legal:  # nothing hidden: every child is legal here, and its visits are the node's descents
+        if keep:  # nothing hidden: every child is legal here, and its visits are the node's descents
             total = 1 + node.descents
         else:
             total = 1
