@@ -11,9 +11,11 @@ from treegames.lab import TournamentSpec, binomial_test, run_tournament
 from treegames.search import (
     COACH_BOTS,
     LEVEL_ITERATIONS,
+    Budget,
     CoachBot,
     Level,
     Rollout,
+    Search,
     iterations_for,
     rollout_for,
 )
@@ -137,3 +139,113 @@ def test_the_coach_at_every_level_returns_a_legal_move_in_a_mid_game_position(na
     assert move in state.legal_actions()
     assert state.apply(move).history[-1] == move  # the engine takes it
     assert bot.last_search.iterations == iterations_for(level, name, players)  # thought at its level's budget
+
+
+def _own_next_decision(name: str, players: int, seed: int):
+    """A seeded position from random play where the mover, after the coach's move, moves again (the same turn)."""
+    rng = random.Random(seed)
+    game_type = core.games()[name]
+    state = game_type.new_game(**({"players": players} if len(game_type.players) > 1 else {})).new_initial_state()
+    while not state.is_terminal():
+        if state.current_player == core.CHANCE:
+            state = state.apply(core.sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1 and all(state.apply(a).current_player == state.current_player for a in legal):
+            return state
+        state = state.apply(rng.choice(legal))
+    raise AssertionError(f"{name}: no position where every move leaves the mover to move again")
+
+
+@pytest.mark.parametrize(("name", "players", "trees"), [("aspens", 2, 1), ("bosk", 2, 1), ("bosk", 2, 2)])
+def test_the_coach_goes_on_from_the_node_of_its_move_and_runs_only_the_rest_of_its_budget(name, players, trees):
+    state = _own_next_decision(name, players, 5)
+    bot = CoachBot(random.Random(1), iterations=300, trees=trees)
+    action = bot.choose(state)
+    search = bot.last_search
+    after = state.apply(action)
+    parts = search.trees if trees > 1 else [search]
+    below = [{a: n.visits for a, n in tree.root.children[action].children.items()} for tree in parts]
+    held = sum(tree.root.children[action].visits for tree in parts)
+    assert 0 < held < 300
+    assert bot.choose(after) in after.legal_actions()
+    assert bot.last_search is search and search.state == after
+    assert search.iterations == 300, "the root holds exactly the budget: the kept playouts and the rest run now"
+    for tree, before in zip(parts, below, strict=True):
+        assert tree.root.state == after
+        assert all(tree.root.children[a].visits >= visits for a, visits in before.items()), "no kept playout is lost"
+        for node, actions in _walk(tree.root):  # what was kept still stands for the states its path leads to
+            replayed = after
+            for move in actions:
+                replayed = replayed.apply(move)
+            assert node.state == replayed
+
+
+def _walk(node, actions=(), limit=3):
+    """Every node down to ``limit`` actions below ``node``, with the actions leading to it."""
+    yield node, actions
+    if len(actions) < limit:
+        for action, child in node.children.items():
+            yield from _walk(child, (*actions, action), limit)
+
+
+def test_a_coach_told_not_to_keep_its_tree_searches_each_decision_afresh_at_its_whole_budget():
+    state = _own_next_decision("bosk", 2, 5)
+    bot = CoachBot(random.Random(1), iterations=300, trees=1, keep_tree=False)
+    after = state.apply(bot.choose(state))
+    first = bot.last_search
+    bot.choose(after)
+    assert bot.last_search is not first and bot.last_search.iterations == 300
+    assert sum(child.visits for child in bot.last_search.root.children.values()) == 300  # every playout is new
+
+
+def test_a_position_the_last_search_never_reached_gets_a_new_tree():
+    state = _own_next_decision("bosk", 2, 5)
+    bot = CoachBot(random.Random(1), iterations=200, trees=1)
+    bot.choose(state)
+    first = bot.last_search
+    bot.choose(state)  # as after an undo: the position before the move, which no node below the move stands for
+    assert bot.last_search is not first and bot.last_search.iterations == 200
+    assert first.move_to(first.statistics()[0].action, state) == 0 and first.iterations == 0
+    assert first.root.children == {} and first.state == state
+
+
+def test_the_position_one_action_after_the_coachs_move_is_found_too():
+    state = _own_next_decision("bosk", 2, 5)
+    search = Search(state, random.Random(3), prior="greedy")
+    search.think(Budget(iterations=400))
+    action, child = max(search.root.children.items(), key=lambda item: item[1].visits)
+    further, grandchild = max(child.children.items(), key=lambda item: item[1].visits)
+    target = state.apply(action).apply(further)
+    assert search.move_to(action, target) == grandchild.visits > 0
+    assert search.root is grandchild and search.state == target and search._legal == target.legal_actions()
+
+
+def test_a_coach_with_hidden_cards_keeps_no_tree_since_each_playout_dealt_another_world():
+    game = core.games()["mighty_trees"].new_game()
+    bot = CoachBot(random.Random(1), iterations=20)
+    core.play(game, [bot, core.RandomBot(random.Random(2))], random.Random(3))
+    assert bot.last_search is not None and bot._kept is None
+
+
+def test_a_coach_that_keeps_its_tree_still_replays_the_same_game_for_a_seed():
+    game = core.games()["bosk"].new_game(players=2)
+
+    class Counting(CoachBot):
+        """A coach that counts the decisions where its last search went on."""
+
+        kept = 0
+
+        def _kept_search(self, state):
+            search = super()._kept_search(state)
+            self.kept += search is not None
+            return search
+
+    def actions():
+        """The actions of one seeded game between two coaches that keep their trees, and how often they kept one."""
+        bots = [Counting(random.Random(1), iterations=60), Counting(random.Random(2), iterations=60)]
+        history = [str(a) for a in core.play(game, bots, random.Random(3)).history]
+        return history, sum(bot.kept for bot in bots)
+
+    first, again = actions(), actions()
+    assert first == again and first[1] > 10

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 import threading
 
@@ -245,3 +246,20 @@ def test_a_tree_with_hidden_cards_keeps_no_state_since_each_playout_deals_anothe
     search = Search(decision("mighty_trees", 4), random.Random(9), prior="greedy")
     search.think(Budget(iterations=100))
     assert all(node.state is None and node.legal is None for node, _ in _nodes(search.root))
+
+
+@pytest.mark.parametrize(("name", "players"), [("aspens", 2), ("bosk", 2)])
+def test_a_tree_sent_through_a_pickle_leaves_its_states_behind_and_grows_on_exactly_as_the_original(name, players):
+    state = decision(name, 4, players)
+    search = Search(state, random.Random(9), prior="greedy")
+    search.think(Budget(iterations=300))
+    sent = pickle.loads(pickle.dumps(search))  # a worker's tree, as it comes back (a state would replay its history)
+    assert all(node.state is None and node.legal is None for node, _ in _nodes(sent.root))
+    for tree in (search, sent):
+        tree.think(Budget(iterations=300))
+    assert [(r.notation, r.visits, r.reward) for r in sent.statistics()] == \
+           [(r.notation, r.visits, r.reward) for r in search.statistics()]
+    action = search.statistics()[0].action
+    after = state.apply(action)
+    assert sent.move_to(action, after) == search.move_to(action, after) > 0
+    assert sent.root.state == search.root.state == after

@@ -130,6 +130,17 @@ class ParallelSearch:
         """Iterations in all the trees together."""
         return sum(tree.iterations for tree in self.trees)
 
+    @property
+    def keeps_states(self) -> bool:
+        """The trees' nodes keep their states (nothing hidden), so :meth:`move_to` can keep their playouts."""
+        return self.trees[0].keeps_states
+
+    def move_to(self, action: Any, state: Any) -> int:
+        """Search ``state`` next, each tree from its node for it (:meth:`.mcts.Search.move_to`); the playouts kept."""
+        kept = sum(tree.move_to(action, state) for tree in self.trees)
+        self.state, self.player = state, state.current_player
+        return kept
+
     # ------------------------------------------------------------ thinking
 
     def think(self, budget: Budget, cancel: Callable[[], bool] | threading.Event | None = None,
