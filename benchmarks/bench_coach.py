@@ -34,6 +34,10 @@ each SPRT match at most 40 minutes; hours in all), ``--quick``
   and measured on the second, so the gap is not inflated by picking the luckiest.
   The line gives the mean gap and the playouts per move a search would need to tell
   a gap that size apart (95%, paired).
+* **Kept trees** (``--kept N``) -- at N in-turn decisions of Bosk 2p, is coach-hard's
+  move from the tree kept from its decision before (topped up to its budget) as good
+  as from a fresh search? How often each agrees with a fresh search under another
+  seed and with one deep tree.
 
 The machine's load average is printed: on a shared 2-core machine the timings are noisy.
 """
@@ -59,7 +63,18 @@ from treegames.lab import (
     wilson_interval,
 )
 from treegames.lab.tournament import MAX_COACH_GAMES
-from treegames.search import Budget, CoachBot, CoachMedium, ParallelSearch, Rollout, Search, rollout_for
+from treegames.search import (
+    Budget,
+    CoachBot,
+    CoachMedium,
+    Level,
+    ParallelSearch,
+    Rollout,
+    Search,
+    coach_choice,
+    iterations_for,
+    rollout_for,
+)
 
 LADDER = [("aspens", 2), ("bosk", 2), ("bosk", 4), ("mighty_trees", 2)]
 """The games and player counts of the ladder."""
@@ -283,6 +298,68 @@ def parallel_speed(name: str, players: int, iterations: int, count: int) -> None
           f"(median of {count}; x{one / two:.2f}; a worker process in {used} of {count})", flush=True)
 
 
+def kept_positions(name: str, players: int, count: int) -> list[tuple[Any, Any]]:
+    """``count`` pairs (a decision, the next one by the same mover after coach-medium's move) from seeded games."""
+    pairs: list[tuple[Any, Any]] = []
+    seed = 0
+    while len(pairs) < count:
+        rng, bot = random.Random(seed), CoachMedium(random.Random(seed), keep_tree=False)
+        state = new_game(name, players).new_initial_state()
+        while not state.is_terminal() and len(pairs) < count:
+            if state.current_player == core.CHANCE:
+                state = state.apply(core.sample_chance(state, rng))
+                continue
+            legal = state.legal_actions()
+            after = state.apply(bot.choose(state) if len(legal) > 1 else legal[0])
+            if (len(legal) > 1 and after.current_player == state.current_player and not after.is_terminal()
+                    and len(after.legal_actions()) > 2 and rng.random() < 0.3):
+                pairs.append((state, after))
+            state = after
+        seed += 1
+    return pairs
+
+
+def kept_trees(name: str, players: int, count: int) -> None:
+    """Are coach-hard's moves from a kept tree as good as from a fresh one? Agreement with fresh and deep searches.
+
+    At each in-turn decision: K, the move from the search of the decision before, moved on and topped up to
+    the budget (what the coach does); A and C, fresh searches under two other seeds; R, one tree of five times
+    the budget. If K is as good as A, K agrees with C and R about as often as A does.
+    """
+    budget = iterations_for(Level.HARD, name, players)
+    rollout = rollout_for(name)
+
+    def searched(state: Any, seed: int) -> ParallelSearch:
+        """Coach-hard's search of ``state`` (two trees, here)."""
+        search = ParallelSearch(state, random.Random(seed), rollout=rollout, trees=2, prior="greedy",
+                                processes=False)
+        search.think(Budget(iterations=budget))
+        return search
+
+    agree = {"K=C": 0, "A=C": 0, "K=R": 0, "A=R": 0, "C=R": 0}
+    kept_total = 0
+    start = time.perf_counter()
+    pairs = kept_positions(name, players, count)
+    for i, (before, state) in enumerate(pairs):
+        kept = searched(before, 3000 + i)
+        kept_total += kept.move_to(state.last_action, state)
+        if budget > kept.iterations:
+            kept.think(Budget(iterations=budget - kept.iterations))
+        k = coach_choice(state, kept)
+        a = coach_choice(state, searched(state, 1000 + i))
+        c = coach_choice(state, searched(state, 2000 + i))
+        deep = Search(state, random.Random(4000 + i), rollout=rollout, prior="greedy")
+        deep.think(Budget(iterations=5 * budget))
+        r = coach_choice(state, deep)
+        for key, same in (("K=C", k == c), ("A=C", a == c), ("K=R", k == r), ("A=R", a == r), ("C=R", c == r)):
+            agree[key] += same
+    print(f"kept trees {name} {players}p, {len(pairs)} in-turn positions, coach-hard's {budget} playouts: "
+          f"{kept_total / len(pairs):.0f} kept on average; agreements "
+          + ", ".join(f"{key} {value}" for key, value in agree.items())
+          + f" (K kept tree, A and C fresh, R one tree of {5 * budget}); {time.perf_counter() - start:.0f} s",
+          flush=True)
+
+
 def main() -> None:
     """Print the coach's figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -303,6 +380,8 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=None, help=f"an SPRT match's most games (default {MAX_COACH_GAMES})")
     parser.add_argument("--minutes", type=float, default=None, help="an SPRT match's most minutes (default 40)")
     parser.add_argument("--seed", type=int, default=2026, help="an SPRT match's seed (default 2026)")
+    parser.add_argument("--kept", type=int, default=0,
+                        help="positions of the kept-tree check in Bosk 2p (coach-hard's moves from kept and fresh trees)")
     parser.add_argument("--not-worse", action="store_true",
                         help="SPRT of 'worse' (H0 five points below the fair share) against 'not worse' (H1 at it)")
     args = parser.parse_args()
@@ -327,6 +406,8 @@ def main() -> None:
               f"greedy {rates[Rollout.GREEDY]:.0f}", flush=True)
         if rollout_games:
             equal_time_match(name, players, rates, 0.25, rollout_games)
+    if args.kept:
+        kept_trees("bosk", 2, args.kept)
     stake_positions = args.stakes if args.stakes is not None else (2 if args.quick else 8)
     for name, players in chosen if not args.skip_timing and stake_positions else ():
         stakes(name, players, stake_positions, 40 if args.quick else 200)
