@@ -1,7 +1,8 @@
 """Monte Carlo tree search (UCT) for every treegames game, with exact chance and determinized hidden cards.
 
 No UI imports.  A :class:`Search` is built for one decision: a state and the player
-to move in it.  Each *iteration* (one playout)
+to move in it (:meth:`Search.move_to` carries its tree on to a later decision the
+tree reached, as the coach does within a turn).  Each *iteration* (one playout)
 
 1. takes a world (:class:`~.worlds.WorldSampler`: the state itself, or in Mighty
    Trees the unseen cards dealt at random);
