@@ -294,10 +294,10 @@ class Search:
         Only a tree whose nodes keep their states can find it (nothing hidden); elsewhere, or if the tree never
         reached ``state``, the search starts again at ``state`` with an empty tree (its random numbers go on).
         """
-        node = self._node_for(action, state)
         player = state.current_player
         if state.is_terminal() or player < 0:
             raise SearchError("there is no move to search for: the game is over or chance acts next")
+        node = self._node_for(action, state)
         self.state, self.player = state, player
         self.worlds = WorldSampler(state, player)
         self._legal = list(node.legal) if node is not None and node.legal is not None else list(state.legal_actions())
@@ -317,7 +317,7 @@ class Search:
         reached = child.state
         if reached == state:
             return child
-        further = state.last_action
+        further = getattr(state, "last_action", None)  # FrozenState's; a plug-in state without it keeps no grandchild
         grandchild = child.children.get(further)
         if grandchild is None or reached.is_terminal():
             return None
