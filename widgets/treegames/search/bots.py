@@ -15,13 +15,12 @@ answers in about a second or less on a 2-core machine in every game
 (``benchmarks/bench_coach.py`` measures it).  The playouts follow the game's
 ``coach_rollout``: random, or greedy where greedy ones cost little more.
 
-Where nothing is hidden (Aspens, Bosk), a coach keeps the part of its last search
+Where nothing is hidden, a coach keeps the part of its last search
 below the move it played (``keep_tree``, on by default): when its next decision is
 that move's node or one action further (the rest of its own turn, a forced reply, a
 die), the playouts already there count towards the budget and only the rest are
 run.  The root holds the same number of playouts either way, so a level keeps its
-strength for less work (Bosk 2p games of coach-hard against coach-medium took 18 s
-of CPU instead of 31).  A position the tree never reached (after an undo, say) gets
+strength for less work (the README gives the figures).  A position the tree never reached (after an undo, say) gets
 a new tree.
 
 coach-medium and coach-hard search root-parallel (:data:`LEVEL_TREES` trees,

@@ -164,7 +164,7 @@ class _Node:
 
     def __getstate__(self) -> dict[str, Any]:
         """What a pickle keeps: all but the kept state and legal moves, which the receiver works out again as it walks
-        (a pickled state replays its whole history on load: 2.4 s for a Bosk tree of 2,000 playouts)."""
+        (a pickled state replays its whole history on load: seconds for a tree of a few thousand playouts)."""
         return {name: getattr(self, name) for name in self.__slots__ if name not in ("state", "legal")}
 
     def __setstate__(self, values: dict[str, Any]) -> None:
@@ -312,18 +312,14 @@ class Search:
         child = self.root.children.get(action)
         if child is None:
             return None
-        if child.state is None:  # a tree that came through a pickle: worked out again, as a walk would
-            child.state = self.state.apply(action)
-        reached = child.state
+        reached = _enter(child, self.state, action, True)  # worked out again if the tree came through a pickle
         if reached == state:
             return child
         further = getattr(state, "last_action", None)  # FrozenState's; a plug-in state without it keeps no grandchild
         grandchild = child.children.get(further)
         if grandchild is None or reached.is_terminal():
             return None
-        if grandchild.state is None:
-            grandchild.state = reached.apply(further)
-        return grandchild if grandchild.state == state else None
+        return grandchild if _enter(grandchild, reached, further, True) == state else None
 
     # ------------------------------------------------------------ running
 
